@@ -1,0 +1,53 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SCIERC ?= ../shared/data/scierc
+
+.PHONY: install run test lint format model bench chromium clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+install: $(STAMP)
+
+## make run: set up, then run the default pipeline on the bundled sample into out/
+run: $(STAMP)
+	$(BIN)/kg run pipelines/sample.toml
+	@echo
+	@echo "Try a query:"
+	@echo '  .venv/bin/kg query "MATCH (c:Concept) RETURN c.name, c.type, c.paper_count ORDER BY c.paper_count DESC LIMIT 10"'
+	@echo "Open the page: out/graph.html"
+
+## make test: everything the tests need (Chromium included), then the whole suite and the linters
+test: $(STAMP) chromium lint
+	$(BIN)/pytest
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(STAMP)
+	$(BIN)/ruff check kg tests bench
+	$(BIN)/ruff format --check kg tests bench
+	$(BIN)/mypy kg
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix kg tests bench
+	$(BIN)/ruff format kg tests bench
+
+## make model: retrain the shipped concept model on SciERC (about 10 minutes on 2 cores)
+model: $(STAMP)
+	$(BIN)/python -m kg.extract.train --scierc $(SCIERC) --work build/scierc
+
+## make bench: every benchmark in bench/, each ending with one JSON line of figures
+bench: $(STAMP)
+	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf out build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,231 @@
+"""The ``kg`` command line: thin commands over the library."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from kg.errors import KGError
+
+app = typer.Typer(
+    help="kg builds a knowledge graph of methods, techniques and problems from paper abstracts.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+DB_HELP = "Embedded database to use (default: out/kg.lbug, where the default pipeline writes)."
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise KGError(f"parameter {item!r}: expected name=value, e.g. --param key=bert")
+        name, raw = item.split("=", 1)
+        try:
+            out[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name] = raw
+    return out
+
+
+def _setup_logging(quiet: bool) -> None:
+    logging.basicConfig(
+        level=logging.WARNING if quiet else logging.INFO,
+        format="%(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+
+
+@app.command()
+def run(
+    pipeline: Annotated[Path, typer.Argument(help="Pipeline file, e.g. pipelines/sample.toml.")],
+    set_: Annotated[list[str], typer.Option("--set", help="Override a setting: section.key=value (repeatable).")] = [],  # noqa: B006
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only warnings and the summary.")] = False,
+) -> None:
+    """Run a batch pipeline file: read, extract, build, link, store, visualise, report.
+
+    Example: kg run pipelines/sample.toml --set extract.n_process=2
+    """
+    from kg.pipeline import load_pipeline_file, run_pipeline
+
+    _setup_logging(quiet)
+    spec = load_pipeline_file(pipeline, set_)
+    report = run_pipeline(spec)
+    r = report.records
+    typer.echo(
+        f"{spec.name}: {r['read']} records read, {r['kept']} kept, {r['rejected']} rejected; "
+        f"{report.mentions['total']} mentions, {sum(report.concepts.values())} concepts; "
+        f"{report.seconds:.1f}s"
+    )
+    for name, where in report.outputs.items():
+        typer.echo(f"  {name:9} {where}")
+
+
+@app.command()
+def extract(
+    input: Annotated[Path, typer.Argument(help="Records file (.jsonl or .csv, optionally .gz).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the mentions (JSON Lines).")],
+    fmt: Annotated[str, typer.Option("--format", help="Input format: auto, jsonl or csv.")] = "auto",
+    rejects: Annotated[Path | None, typer.Option(help="Where to write rejected records.")] = None,
+    model: Annotated[Path | None, typer.Option(help="spaCy model folder (default: the shipped one).")] = None,
+    n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    batch_size: Annotated[int, typer.Option(help="Texts per spaCy batch.")] = 64,
+) -> None:
+    """Extract concept mentions: one JSON line per record, {"id", "mentions": [...]}.
+
+    Example: kg extract data/sample/acl-sample.jsonl -o out/mentions.jsonl
+    """
+    from kg.extract import extract as run_extract
+    from kg.extract import load_pipeline
+    from kg.pipeline.run import write_mentions
+
+    _setup_logging(quiet=True)
+    papers, bad = _read(input, fmt, rejects or output.with_name(output.stem + ".rejects.jsonl"))
+    nlp = load_pipeline(model)
+    extractions = list(run_extract(papers, nlp=nlp, batch_size=batch_size, n_process=n_process))
+    write_mentions(extractions, output)
+    n = sum(len(x.mentions) for x in extractions)
+    typer.echo(f"{len(papers)} records, {n} mentions -> {output}; {bad} rejected")
+
+
+def _read(input: Path, fmt: str, rejects: Path) -> tuple[list[Any], int]:
+    from kg.read import read_records
+    from kg.records import Reject
+
+    papers, bad = [], 0
+    rejects.parent.mkdir(parents=True, exist_ok=True)
+    with rejects.open("w", encoding="utf-8") as fh:
+        for item in read_records(input, fmt=fmt):
+            if isinstance(item, Reject):
+                bad += 1
+                typer.echo(f"rejected {item.source}:{item.line} ({item.id or 'no id'}): {item.reason}", err=True)
+                fh.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+            else:
+                papers.append(item)
+    return papers, bad
+
+
+@app.command()
+def build(
+    input: Annotated[Path, typer.Argument(help="Records file (.jsonl or .csv).")],
+    mentions: Annotated[
+        Path | None, typer.Option(help="Output of `kg extract` for these records (extracts if omitted).")
+    ] = None,
+    db: Annotated[Path, typer.Option(help="Embedded database to write (replaced).")] = Path("out/kg.lbug"),
+    html: Annotated[Path | None, typer.Option(help="Also write the HTML page here.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="Input format: auto, jsonl or csv.")] = "auto",
+) -> None:
+    """Build the knowledge graph from records (and their mentions) into the embedded store.
+
+    Example: kg build data/sample/acl-sample.jsonl --mentions out/mentions.jsonl --db out/kg.lbug
+    """
+    from kg.build import build_graph, knowledge_graph
+    from kg.extract import extract as run_extract
+    from kg.link import cooccurrence, link_papers
+    from kg.records import Extraction
+    from kg.store import write_embedded
+    from kg.viz import write_html
+
+    papers, bad = _read(input, fmt, db.with_name(db.stem + ".rejects.jsonl"))
+    if mentions:
+        if not mentions.is_file():
+            raise KGError(f"mentions file not found: {mentions}")
+        with mentions.open(encoding="utf-8") as fh:
+            extractions = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
+    else:
+        extractions = list(run_extract(papers))
+    B = build_graph(papers, extractions)
+    G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+    counts = write_embedded(G, db)
+    typer.echo(f"{db}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {bad} records rejected")
+    if html:
+        write_html(G, html)
+        typer.echo(f"page: {html}")
+
+
+@app.command()
+def query(
+    cypher: Annotated[str, typer.Argument(help="A Cypher query; use $name for parameters.")],
+    db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
+    param: Annotated[list[str], typer.Option("--param", "-p", help="Query parameter name=value.")] = [],  # noqa: B006
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
+) -> None:
+    """Run a read-only Cypher query against the embedded store and print the rows.
+
+    Example: kg query "MATCH (c:Concept) RETURN c.name, c.paper_count ORDER BY c.paper_count DESC LIMIT 10"
+    """
+    from kg.store import query_embedded
+
+    if fmt not in ("table", "json", "csv"):
+        raise KGError(f"unknown format {fmt!r}: use table, json or csv")
+    result = query_embedded(db, cypher, _params(param))
+    if fmt == "json":
+        rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2, default=str))
+    elif fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(result.columns)
+        writer.writerows([[_cell(v) for v in row] for row in result.rows])
+        typer.echo(buf.getvalue(), nl=False)
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(*result.columns, show_lines=False)
+        for row in result.rows:
+            table.add_row(*(_cell(v) for v in row))
+        Console(width=max(100, Console().width)).print(table)
+        typer.echo(f"{len(result.rows)} rows")
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return "" if value is None else str(value)
+
+
+@app.command()
+def viz(
+    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("out/graph.html"),
+    db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
+    max_nodes: Annotated[int, typer.Option(help="Most nodes to show; the best-connected are kept.")] = 2000,
+    title: Annotated[str, typer.Option(help="Page title.")] = "kg knowledge graph",
+) -> None:
+    """Write the graph in the store as one self-contained, offline HTML page.
+
+    Example: kg viz -o out/graph.html --max-nodes 500
+    """
+    from kg.store import read_embedded
+    from kg.viz import write_html
+
+    result = write_html(read_embedded(db), output, max_nodes=max_nodes, title=title)
+    typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")
+
+
+def main() -> None:
+    """Entry point: user mistakes become one line on stderr and exit code 1."""
+    try:
+        app()
+    except KGError as exc:
+        typer.echo(f"kg: error: {exc}", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        typer.echo(f"kg: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""Extract stage: abstracts -> typed concept mentions with roles and evidence."""
+
+from kg.extract.pipeline import extract, load_pipeline, mentions, model_version
+
+__all__ = ["extract", "load_pipeline", "mentions", "model_version"]

@@ -1,0 +1,73 @@
+"""Extract stage: papers -> concept mentions, through one spaCy pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from kg.config import model_dir
+from kg.errors import ConfigError
+from kg.extract.components import SPANS_KEY  # importing registers the kg_* factories
+from kg.records import Extraction, Mention, Paper
+
+
+def load_pipeline(model: str | Path | None = None) -> Language:
+    """The trained concept model with kg's sentence, concept and role components added.
+
+    ``model`` is a spaCy pipeline folder with an ``ner`` trained on SciERC labels; by
+    default the one shipped inside the package.
+    """
+    path = Path(model) if model else model_dir()
+    if not (path / "config.cfg").is_file():
+        raise ConfigError(f"no spaCy model at {path} (run `make model`, or pass a model folder)")
+    nlp = spacy.load(path)
+    if not nlp.has_pipe("sentencizer") and not nlp.has_pipe("senter") and not nlp.has_pipe("parser"):
+        nlp.add_pipe("sentencizer", first=True)
+    nlp.add_pipe("kg_concepts")
+    nlp.add_pipe("kg_roles")
+    return nlp
+
+
+def model_version(nlp: Language) -> str:
+    """``name-version`` of the model, as recorded in the run report and the cache keys."""
+    return f"{nlp.meta.get('name', 'unknown')}-{nlp.meta.get('version', '0')}"
+
+
+def mentions(doc: Doc) -> list[Mention]:
+    """The plain-data mentions of an annotated ``Doc``: the boundary of the NLP layer."""
+    return [
+        Mention(
+            text=span.text,
+            type=span.label_,
+            start=span.start_char,
+            end=span.end_char,
+            sentence=span.sent.text,
+            role=span._.role,
+            concept=span.id_,
+        )
+        for span in doc.spans.get(SPANS_KEY, [])
+    ]
+
+
+def extract(
+    papers: Iterable[Paper],
+    *,
+    nlp: Language | None = None,
+    batch_size: int = 64,
+    n_process: int = 1,
+) -> Iterator[Extraction]:
+    """Yield one :class:`Extraction` per paper, in input order.
+
+    >>> from kg.records import Paper
+    >>> [x] = extract([Paper("p1", "", "We propose a neural machine translation (NMT) model.")])
+    >>> [(m.text, m.concept) for m in x.mentions if m.type == "Problem"][:1]
+    [('neural machine translation', 'neural machine translation')]
+    """
+    nlp = nlp or load_pipeline()
+    texts = ((p.abstract, p.id) for p in papers)
+    for doc, pid in nlp.pipe(texts, as_tuples=True, batch_size=batch_size, n_process=n_process):
+        yield Extraction(pid, mentions(doc))

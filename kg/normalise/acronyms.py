@@ -1,0 +1,80 @@
+"""Acronym definitions: "long form (SHORT)" pairs, after Schwartz and Hearst (2003).
+
+Schwartz & Hearst, "A simple algorithm for identifying abbreviation definitions in
+biomedical text", PSB 2003: the short form is a parenthesised token with a letter; the long
+form is the shortest span of preceding words, at most ``min(|SF| + 5, 2 * |SF|)`` words,
+that contains the short form's characters in order, the first one starting a word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PAREN = re.compile(r"\(\s*([^()\s][^()]{0,14}?)\s*\)")
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class Acronym:
+    short: str
+    long: str
+    long_start: int
+    long_end: int
+
+
+def find_acronyms(text: str) -> list[Acronym]:
+    """Find "long form (SHORT)" definitions in ``text``.
+
+    >>> [(a.short, a.long) for a in find_acronyms("We use neural machine translation (NMT) here.")]
+    [('NMT', 'neural machine translation')]
+    >>> [(a.short, a.long) for a in find_acronyms("Bidirectional Encoder Representations from Transformers (BERT)")]
+    [('BERT', 'Bidirectional Encoder Representations from Transformers')]
+    >>> find_acronyms("results (see Table 2) improve")
+    []
+    """
+    found: list[Acronym] = []
+    for m in _PAREN.finditer(text):
+        short = m.group(1).strip()
+        if not _is_short_form(short):
+            continue
+        words = list(_WORD.finditer(text, 0, m.start()))
+        limit = min(len(short) + 5, len(short) * 2)
+        window = words[-limit:]
+        if not window:
+            continue
+        window_text = text[window[0].start() : window[-1].end()]
+        long_form = _best_long_form(short, window_text)
+        if long_form is None:
+            continue
+        start = window[0].start() + window_text.rfind(long_form)
+        found.append(Acronym(short, long_form, start, start + len(long_form)))
+    return found
+
+
+def _is_short_form(s: str) -> bool:
+    return 2 <= len(s) <= 10 and len(s.split()) <= 2 and s[0].isalnum() and any(c.isupper() for c in s)
+
+
+def _best_long_form(short: str, long: str) -> str | None:
+    s_index = len(short) - 1
+    l_index = len(long) - 1
+    while s_index >= 0:
+        c = short[s_index].lower()
+        if not c.isalnum():
+            s_index -= 1
+            continue
+        while l_index >= 0 and (
+            long[l_index].lower() != c or (s_index == 0 and l_index > 0 and long[l_index - 1].isalnum())
+        ):
+            l_index -= 1
+        if l_index < 0:
+            return None
+        l_index -= 1
+        s_index -= 1
+    l_index = long.rfind(" ", 0, l_index + 1) + 1
+    result = long[l_index:].strip(" ,;:")
+    # A long form must be longer than its short form and not end in the short form itself.
+    if len(result) <= len(short) or short in result.split():
+        return None
+    return result

@@ -1,0 +1,162 @@
+"""Run a pipeline: read -> extract -> build -> link -> store -> visualise, with a report."""
+
+from __future__ import annotations
+
+import json
+import logging
+import platform
+import resource
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import kg
+from kg.build import build_graph, knowledge_graph
+from kg.extract import extract, load_pipeline, model_version
+from kg.link import cooccurrence, link_papers
+from kg.pipeline.spec import PipelineSpec
+from kg.read import Validator, read_records
+from kg.records import Extraction, Paper, Reject
+from kg.store import write_embedded
+from kg.viz import write_html
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunReport:
+    """What a run did: counts, sizes, times and where every output went."""
+
+    pipeline: str
+    records: dict[str, Any] = field(default_factory=dict)
+    mentions: dict[str, Any] = field(default_factory=dict)
+    concepts: dict[str, int] = field(default_factory=dict)
+    graph: dict[str, dict[str, int]] = field(default_factory=dict)
+    stages: dict[str, dict[str, float]] = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    peak_memory_mb: float = 0.0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@contextmanager
+def _stage(report: RunReport, name: str, count: list[int]) -> Iterator[None]:
+    log.info("stage %s: start", name)
+    t0 = time.perf_counter()
+    yield
+    secs = time.perf_counter() - t0
+    n = count[0]
+    report.stages[name] = {"seconds": round(secs, 3), "items": n, "per_second": round(n / secs, 1) if secs else 0.0}
+    log.info("stage %s: %d items in %.2fs", name, n, secs)
+
+
+def run_pipeline(spec: PipelineSpec) -> RunReport:
+    """Run every stage of ``spec`` and write its outputs and report."""
+    started = time.perf_counter()
+    out = spec.outputs
+    report = RunReport(pipeline=spec.name)
+    papers: list[Paper] = []
+    rejects: Counter[str] = Counter()
+
+    n = [0]
+    with _stage(report, "read", n):
+        out.rejects.parent.mkdir(parents=True, exist_ok=True)
+        validator = Validator(
+            max_abstract_chars=spec.read.max_abstract_chars, min_abstract_chars=spec.read.min_abstract_chars
+        )
+        with out.rejects.open("w", encoding="utf-8") as rej:
+            for src in spec.sources:
+                for item in read_records(src.path, fmt=src.format, validator=validator):
+                    n[0] += 1
+                    if isinstance(item, Reject):
+                        log.warning("rejected %s:%d (%s): %s", item.source, item.line, item.id or "no id", item.reason)
+                        rejects[_reason_kind(item.reason)] += 1
+                        rej.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+                    else:
+                        papers.append(item)
+    report.records = {
+        "read": n[0],
+        "kept": len(papers),
+        "rejected": sum(rejects.values()),
+        "rejected_by_reason": dict(sorted(rejects.items())),
+    }
+    report.outputs["rejects"] = str(out.rejects)
+
+    n = [0]
+    extractions: list[Extraction] = []
+    with _stage(report, "extract", n):
+        nlp = load_pipeline(spec.extract.model)
+        report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
+        for x in extract(papers, nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
+            extractions.append(x)
+            n[0] += 1
+        if out.mentions:
+            write_mentions(extractions, out.mentions)
+            report.outputs["mentions"] = str(out.mentions)
+    all_mentions = [m for x in extractions for m in x.mentions]
+    report.mentions = {
+        "total": len(all_mentions),
+        "by_type": dict(sorted(Counter(m.type for m in all_mentions).items())),
+        "by_role": dict(sorted(Counter(m.role for m in all_mentions).items())),
+    }
+
+    n = [len(papers)]
+    with _stage(report, "build", n):
+        B = build_graph(papers, extractions)
+    report.concepts = dict(sorted(Counter(d["type"] for _, d in B.nodes(data=True) if d["kind"] == "Concept").items()))
+
+    with _stage(report, "link", n):
+        P = link_papers(
+            B,
+            min_shared=spec.link.min_shared,
+            min_weight=spec.link.min_weight,
+            max_df=spec.link.max_df,
+            top_k=spec.link.top_k,
+        )
+        C = cooccurrence(B, min_papers=spec.link.min_cooccurrence)
+        G = knowledge_graph(B, P, C)
+    report.graph = {
+        "nodes": dict(sorted(Counter(d["kind"] for _, d in G.nodes(data=True)).items())),
+        "edges": dict(sorted(Counter(d["rel"] for _, _, d in G.edges(data=True)).items())),
+    }
+
+    if out.store:
+        n = [G.number_of_nodes() + G.number_of_edges()]
+        with _stage(report, "store", n):
+            write_embedded(G, out.store)
+        report.outputs["store"] = str(out.store)
+
+    if out.html:
+        with _stage(report, "visualise", n):
+            viz = write_html(G, out.html, title=spec.viz.title, max_nodes=spec.viz.max_nodes)
+            n[0] = viz.nodes
+        report.outputs["html"] = str(out.html)
+
+    report.seconds = round(time.perf_counter() - started, 3)
+    report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    report.outputs["report"] = str(out.report)
+    out.report.parent.mkdir(parents=True, exist_ok=True)
+    out.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return report
+
+
+def write_mentions(extractions: list[Extraction], path: Path) -> None:
+    """Write ``kg extract`` output: one JSON object per paper."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for x in extractions:
+            fh.write(json.dumps(x.to_dict(), ensure_ascii=False) + "\n")
+
+
+def _reason_kind(reason: str) -> str:
+    # "abstract too long (25,000 characters ...)" -> "abstract too long"
+    return (
+        reason.split(" (", 1)[0].split(" in field", 1)[0] if not reason.startswith("duplicate id") else "duplicate id"
+    )

@@ -1,0 +1,105 @@
+"""The pipeline file (TOML): validated before anything runs.
+
+Relative paths are taken from the folder kg is run in (the project root for the shipped
+pipelines). ``--set section.key=value`` overrides any setting.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from kg.errors import ConfigError
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Source(_Section):
+    path: Path
+    format: str = Field("auto", pattern="^(auto|jsonl|csv)$")
+
+
+class ReadSettings(_Section):
+    max_abstract_chars: int = Field(20_000, gt=0)
+    min_abstract_chars: int = Field(20, ge=1)
+
+
+class ExtractSettings(_Section):
+    model: Path | None = None
+    batch_size: int = Field(64, gt=0)
+    n_process: int = Field(1, ge=1)
+
+
+class LinkSettings(_Section):
+    min_shared: int = Field(1, ge=1)
+    min_weight: float = Field(0.0, ge=0)
+    max_df: float = Field(0.1, gt=0, le=1)
+    top_k: int = Field(20, ge=1)
+    min_cooccurrence: int = Field(2, ge=1)
+
+
+class VizSettings(_Section):
+    max_nodes: int = Field(2000, ge=1)
+    title: str = "kg knowledge graph"
+
+
+class Outputs(_Section):
+    store: Path | None = Path("out/kg.lbug")
+    html: Path | None = Path("out/graph.html")
+    mentions: Path | None = Path("out/mentions.jsonl")
+    rejects: Path = Path("out/rejects.jsonl")
+    report: Path = Path("out/report.json")
+
+
+class PipelineSpec(_Section):
+    name: str
+    description: str = ""
+    sources: list[Source] = Field(min_length=1)
+    read: ReadSettings = Field(default_factory=ReadSettings)
+    extract: ExtractSettings = Field(default_factory=ExtractSettings)
+    link: LinkSettings = Field(default_factory=LinkSettings)
+    viz: VizSettings = Field(default_factory=VizSettings)
+    outputs: Outputs = Field(default_factory=Outputs)
+
+
+def load_pipeline_file(path: str | Path, overrides: list[str] | None = None) -> PipelineSpec:
+    """Read and validate a pipeline file; ``overrides`` are ``section.key=value`` strings."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"pipeline file not found: {path}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+    for item in overrides or []:
+        _apply_override(data, item, path)
+    try:
+        return PipelineSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ConfigError(f"{path}: {key}: {err['msg']}{more}") from exc
+
+
+def _apply_override(data: dict[str, Any], item: str, path: Path) -> None:
+    if "=" not in item:
+        raise ConfigError(f"override {item!r}: expected section.key=value, e.g. extract.n_process=2")
+    dotted, raw = item.split("=", 1)
+    keys = dotted.strip().split(".")
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    node = data
+    for k in keys[:-1]:
+        node = node.setdefault(k, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"override {item!r}: {k} in {path} is not a section")
+    node[keys[-1]] = value

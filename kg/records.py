@@ -1,0 +1,70 @@
+"""Typed records passed between the stages of kg."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+ConceptType = Literal["Method", "Technique", "Problem"]
+Role = Literal["proposes", "uses", "addresses", "mentions"]
+
+#: When one paper mentions a concept several times, the edge keeps the strongest role.
+ROLE_STRENGTH: dict[str, int] = {"proposes": 3, "addresses": 2, "uses": 1, "mentions": 0}
+
+
+@dataclass(slots=True)
+class Paper:
+    """One input record that passed validation."""
+
+    id: str
+    title: str
+    abstract: str
+    year: int | None = None
+    authors: list[str] = field(default_factory=list)
+    venue: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """An input record that could not be used, with the reason and the raw text."""
+
+    source: str
+    line: int
+    id: str | None
+    reason: str
+    raw: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A concept mention in an abstract; ``abstract[start:end] == text``."""
+
+    text: str
+    type: str
+    start: int
+    end: int
+    sentence: str
+    role: str
+    concept: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Extraction:
+    """Everything extraction found in one paper: one line of ``kg extract`` output."""
+
+    id: str
+    mentions: list[Mention]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "mentions": [m.to_dict() for m in self.mentions]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Extraction:
+        return cls(id=data["id"], mentions=[Mention(**m) for m in data["mentions"]])

@@ -1,0 +1,130 @@
+"""The embedded store: LadybugDB (in-process Cypher, one file), written with bulk ``COPY``."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from kg.errors import StoreError
+from kg.store import cypher
+from kg.store.schema import NODE_TABLES, REL_TABLES, node_rows, rel_rows
+
+#: Where the default pipeline writes the embedded store; `kg query` and `kg viz` read it.
+DEFAULT_STORE = Path("out/kg.lbug")
+
+_ARROW = {"STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(), "STRING[]": pa.list_(pa.string())}
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    columns: list[str]
+    rows: list[list[Any]]
+
+
+def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
+    """Write the knowledge graph to a new LadybugDB database at ``path`` (replacing one there).
+
+    Returns the number of rows written per table.
+    """
+    import ladybug
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for old in (path, path.with_name(path.name + ".wal")):
+        if old.is_dir():
+            shutil.rmtree(old)
+        elif old.exists():
+            old.unlink()
+    counts: dict[str, int] = {}
+    db = ladybug.Database(str(path))
+    try:
+        conn = ladybug.Connection(db)
+        for ddl in cypher.ladybug_ddl():
+            conn.execute(ddl)
+        with tempfile.TemporaryDirectory(prefix="kg-copy-") as tmp:
+            for label, props in NODE_TABLES.items():
+                counts[label] = _copy(conn, label, list(node_rows(G, label)), props, Path(tmp))
+            for rel, (_, _, props) in REL_TABLES.items():
+                cols = [("from", "STRING"), ("to", "STRING"), *props]
+                counts[rel] = _copy(conn, rel, list(rel_rows(G, rel)), cols, Path(tmp))
+        conn.close()
+    finally:
+        db.close()
+    return counts
+
+
+def _copy(conn: Any, table: str, rows: list[dict[str, Any]], props: list[tuple[str, str]], tmp: Path) -> int:
+    if not rows:
+        return 0
+    schema = pa.schema([(p, _ARROW[t]) for p, t in props])
+    file = tmp / f"{table}.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), file)
+    conn.execute(cypher.copy_from(table, str(file)))
+    return len(rows)
+
+
+def query_embedded(path: str | Path, query: str, params: Mapping[str, Any] | None = None) -> QueryResult:
+    """Run one Cypher query read-only against the database at ``path``."""
+    import ladybug
+
+    path = Path(path)
+    if not path.exists():
+        raise StoreError(f"no embedded database at {path} (run `kg run` or `make run` first, or pass --db)")
+    try:
+        db = ladybug.Database(str(path), read_only=True)
+    except RuntimeError as exc:
+        raise StoreError(f"cannot open {path}: {exc}") from exc
+    try:
+        conn = ladybug.Connection(db)
+        try:
+            result = conn.execute(query, dict(params or {}))
+        except RuntimeError as exc:
+            raise StoreError(f"query failed: {_first_line(exc)}") from exc
+        if isinstance(result, list):
+            result = result[-1]
+        columns = result.get_column_names()
+        rows: list[list[Any]] = []
+        while result.has_next():
+            rows.append(list(result.get_next()))
+        conn.close()
+        return QueryResult(columns, rows)
+    finally:
+        db.close()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def read_embedded(path: str | Path) -> nx.DiGraph:
+    """Read a knowledge graph written by :func:`write_embedded` back into networkx."""
+    import json
+
+    from kg.build.graph import concept_node, paper_node
+
+    node_id = {"Paper": paper_node, "Concept": concept_node}
+    G = nx.DiGraph()
+    for label, props in NODE_TABLES.items():
+        cols = ", ".join(f"n.{p}" for p, _ in props)
+        for row in query_embedded(path, f"MATCH (n:{label}) RETURN {cols}").rows:
+            data = dict(zip([p for p, _ in props], row, strict=True))
+            if label == "Paper":
+                data["extra"] = json.loads(data["extra"] or "{}")
+            G.add_node(node_id[label](row[0]), kind=label, **data)
+    rename = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
+    for rel, (src, dst, props) in REL_TABLES.items():
+        cols = ", ".join(f"r.{p}" for p, _ in props)
+        src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
+        q = f"MATCH (a:{src})-[r:{rel}]->(b:{dst}) RETURN a.{src_key}, b.{dst_key}, {cols}"
+        for row in query_embedded(path, q).rows:
+            data = {rename.get(p, p): v for (p, _), v in zip(props, row[2:], strict=True)}
+            G.add_edge(node_id[src](row[0]), node_id[dst](row[1]), rel=rel, **data)
+    return G

@@ -1,0 +1,92 @@
+"""The command line: help with examples, documented in the README, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from kg.cli import app
+from tests.conftest import ROOT
+
+COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands)
+
+
+def kg(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_commands_are_the_documented_ones():
+    assert COMMANDS == ["build", "extract", "query", "run", "viz"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example_and_is_in_the_readme(command):
+    result = kg(command, "--help")
+    assert result.returncode == 0
+    assert "Example: kg " + command in result.stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.search(rf"^kg {command}\b", readme, re.M), f"`kg {command}` is not documented in README.md"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "pipelines/nope.toml"], "kg: error: pipeline file not found: pipelines/nope.toml"),
+        (["extract", "missing.jsonl", "-o", "/tmp/x.jsonl"], "kg: error: input file not found: missing.jsonl"),
+        (["query", "MATCH (n) RETURN n", "--db", "nowhere.lbug"], "kg: error: no embedded database at nowhere.lbug"),
+        (["query", "MATCH (n) RETURN n", "--format", "xml"], "kg: error: unknown format 'xml'"),
+    ],
+)
+def test_user_mistakes_are_one_line_and_nonzero(args, message):
+    result = kg(*args)
+    assert result.returncode == 1
+    assert result.stderr.startswith(message)
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_pipeline_file_names_file_and_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[[sources]]\npath = "a.jsonl"\n[extract]\nn_process = 0\n', encoding="utf-8")
+    result = kg("run", str(bad))
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"kg: error: {bad}: extract.n_process: Input should be greater than or equal to 1"
+    bad.write_text('name = "x"\nsources = []\nunknown = 1\n', encoding="utf-8")
+    assert "sources: List should have at least 1 item" in kg("run", str(bad)).stderr
+    bad.write_text("name = \n", encoding="utf-8")
+    assert "not valid TOML" in kg("run", str(bad)).stderr
+
+
+def test_unknown_option_is_a_usage_error_not_a_traceback():
+    result = kg("query", "--bogus")
+    assert result.returncode == 2
+    assert "No such option" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_extract_build_query_viz_chain(tmp_path):
+    sample = ROOT / "data" / "sample" / "acl-sample.jsonl"
+    few = tmp_path / "few.jsonl"
+    few.write_text("".join(sample.read_text(encoding="utf-8").splitlines(keepends=True)[:20]), encoding="utf-8")
+    mentions, db, page = tmp_path / "m.jsonl", tmp_path / "kg.lbug", tmp_path / "g.html"
+    assert kg("extract", str(few), "-o", str(mentions)).returncode == 0
+    assert len(mentions.read_text(encoding="utf-8").splitlines()) == 20
+    built = kg("build", str(few), "--mentions", str(mentions), "--db", str(db))
+    assert built.returncode == 0 and "Paper 20" in built.stdout
+    rows = json.loads(kg("query", "MATCH (p:Paper) RETURN count(p) AS n", "--db", str(db), "-f", "json").stdout)
+    assert rows == [{"n": 20}]
+    out = kg(
+        "query",
+        "MATCH (p:Paper) WHERE p.id = $id RETURN p.title",
+        "--db",
+        str(db),
+        "-p",
+        "id=acl:2016.gwc-1.15",
+        "-f",
+        "csv",
+    ).stdout
+    assert out.splitlines()[0] == "p.title" and len(out.splitlines()) == 2
+    assert kg("viz", "--db", str(db), "-o", str(page)).returncode == 0 and page.stat().st_size > 500_000

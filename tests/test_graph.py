@@ -1,0 +1,91 @@
+"""Build and link: the graph functions on small graphs with known answers."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from kg.build import build_graph, knowledge_graph
+from kg.link import cooccurrence, link_papers
+from kg.records import Extraction, Mention, Paper
+
+
+def _m(text, concept, type_="Technique", role="mentions", start=0):
+    return Mention(text, type_, start, start + len(text), f"About {text}.", role, concept)
+
+
+def _graph(spec: dict[str, list[str]]) -> nx.DiGraph:
+    papers = [Paper(pid, f"title {pid}", "abstract " * 5, 2020) for pid in spec]
+    extractions = [Extraction(pid, [_m(c, c) for c in concepts]) for pid, concepts in spec.items()]
+    return build_graph(papers, extractions)
+
+
+def test_build_keeps_strongest_role_and_counts():
+    paper = Paper("p1", "T", "x" * 30, 2021, ["A"], "ACL", {"doi": "10/x"})
+    ms = [
+        _m("BERT", "bert", "Method", "mentions", 0),
+        _m("BERT", "bert", "Method", "proposes", 10),
+        _m("Bert", "bert", "Method", "uses", 20),
+    ]
+    B = build_graph([paper], [Extraction("p1", ms)])
+    edge = B.edges["paper:p1", "concept:bert"]
+    assert (edge["role"], edge["start"], edge["count"]) == ("proposes", 10, 3)
+    concept = B.nodes["concept:bert"]
+    assert (concept["name"], concept["aliases"], concept["type"], concept["paper_count"]) == (
+        "BERT",
+        ["Bert"],
+        "Method",
+        1,
+    )
+    assert B.nodes["paper:p1"]["extra"] == {"doi": "10/x"} and B.nodes["paper:p1"]["n_concepts"] == 1
+
+
+def test_papers_without_mentions_are_still_nodes():
+    B = build_graph([Paper("p1", "T", "x" * 30)], [])
+    assert B.nodes["paper:p1"]["n_concepts"] == 0
+
+
+def test_rare_shared_concepts_weigh_more():
+    B = _graph(
+        {
+            "a": ["common", "rare"],
+            "b": ["common", "rare"],
+            "c": ["common", "other"],
+            "d": ["common", "other2"],
+        }
+    )
+    P = link_papers(B, max_df=1.0)
+    assert P.edges["paper:a", "paper:b"]["shared"] == ["rare", "common"]
+    assert P.edges["paper:a", "paper:b"]["weight"] > P.edges["paper:a", "paper:c"]["weight"]
+    assert P.nodes["paper:a"]["title"] == "title a"
+
+
+def test_ubiquitous_concepts_do_not_link_and_top_k_holds():
+    spec = {f"p{i}": ["everywhere", f"pair{i // 2}"] for i in range(10)}
+    B = _graph(spec)
+    P = link_papers(B, max_df=0.5)
+    assert P.number_of_edges() == 5  # only the pairs; "everywhere" is in 100% of papers
+    P = link_papers(B, max_df=1.0, top_k=1)
+    assert all(deg >= 1 for _, deg in P.degree())
+    assert P.number_of_edges() <= 10
+
+
+def test_link_does_not_mutate_input():
+    B = _graph({"a": ["x"], "b": ["x"]})
+    before = (sorted(B.nodes(data=False)), sorted(B.edges()))
+    link_papers(B, max_df=1.0)
+    cooccurrence(B)
+    assert before == (sorted(B.nodes(data=False)), sorted(B.edges()))
+
+
+def test_cooccurrence_threshold():
+    B = _graph({"a": ["x", "y", "z"], "b": ["x", "y"], "c": ["y", "z"]})
+    C = cooccurrence(B, min_papers=2)
+    assert sorted(C.edges(data="weight")) == [("concept:x", "concept:y", 2), ("concept:y", "concept:z", 2)]
+    assert C.nodes["concept:x"]["kind"] == "Concept"
+
+
+def test_knowledge_graph_combines_all_relations():
+    B = _graph({"a": ["x", "y"], "b": ["x", "y"]})
+    G = knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
+    rels = sorted(d["rel"] for _, _, d in G.edges(data=True))
+    assert rels == ["CO_OCCURS", "MENTIONS", "MENTIONS", "MENTIONS", "MENTIONS", "SHARES_CONCEPTS"]

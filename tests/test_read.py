@@ -1,0 +1,148 @@
+"""Reading and validating records: every record ends up kept or rejected, with a reason."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from kg.errors import InputError
+from kg.read import Validator, read_records
+from kg.records import Paper, Reject
+
+GOOD = "Neural machine translation has improved a lot with attention mechanisms."
+
+
+def _jsonl(tmp_path, lines, name="in.jsonl"):
+    path = tmp_path / name
+    data = b"".join((line if isinstance(line, bytes) else line.encode()) + b"\n" for line in lines)
+    path.write_bytes(data)
+    return path
+
+
+def _one(tmp_path, record) -> Paper | Reject:
+    [item] = list(read_records(_jsonl(tmp_path, [json.dumps(record)])))
+    return item
+
+
+def test_valid_record_keeps_fields_and_extras(tmp_path):
+    rec = {
+        "id": "p1",
+        "title": "T",
+        "abstract": GOOD,
+        "year": 2021,
+        "authors": ["A B", "C D"],
+        "venue": "ACL",
+        "doi": "10.1/x",
+        "url": "https://example.org",
+    }
+    paper = _one(tmp_path, rec)
+    assert isinstance(paper, Paper)
+    assert (paper.id, paper.year, paper.authors, paper.venue) == ("p1", 2021, ["A B", "C D"], "ACL")
+    assert paper.abstract == GOOD
+    assert paper.extra == {"doi": "10.1/x", "url": "https://example.org"}
+
+
+def test_abstract_is_kept_exactly_as_given(tmp_path):
+    paper = _one(tmp_path, {"id": "p1", "abstract": "  " + GOOD + "\n"})
+    assert paper.abstract == "  " + GOOD + "\n"
+
+
+@pytest.mark.parametrize(
+    ("record", "reason"),
+    [
+        ({"title": "no id", "abstract": GOOD}, "missing id"),
+        ({"id": "", "abstract": GOOD}, "missing id"),
+        ({"id": "p1", "title": "x"}, "missing abstract"),
+        ({"id": "p1", "abstract": "   "}, "empty abstract"),
+        ({"id": "p1", "abstract": "Too short."}, "abstract too short"),
+        ({"id": "p1", "abstract": "word " * 5000}, "abstract too long"),
+        ({"id": "p1", "abstract": 42}, "abstract is not text"),
+        ({"id": "p1", "abstract": GOOD, "year": "circa 2020"}, "invalid year"),
+    ],
+    ids=[
+        "missing-id",
+        "blank-id",
+        "missing-abstract",
+        "empty-abstract",
+        "short-abstract",
+        "huge-abstract",
+        "abstract-not-text",
+        "bad-year",
+    ],
+)
+def test_bad_records_are_rejected_with_reason(tmp_path, record, reason):
+    item = _one(tmp_path, record)
+    assert isinstance(item, Reject)
+    assert item.reason.startswith(reason)
+    assert item.line == 1 and item.source.endswith("in.jsonl")
+    assert json.loads(item.raw) == record  # nothing is lost: the rejects file has the record
+
+
+def test_duplicate_id_rejected_naming_first(tmp_path):
+    path = _jsonl(tmp_path, [json.dumps({"id": "p1", "abstract": GOOD}), json.dumps({"id": "p1", "abstract": GOOD})])
+    first, second = read_records(path)
+    assert isinstance(first, Paper)
+    assert isinstance(second, Reject)
+    assert second.reason == f"duplicate id p1 (first seen at {path}:1)"
+
+
+def test_undecodable_bytes_reject_that_record_only(tmp_path):
+    broken = b'{"id": "p2", "abstract": "Caf\xe9 \xff\xfe parsing of Korean sentences is hard."}'
+    path = _jsonl(
+        tmp_path, [json.dumps({"id": "p1", "abstract": GOOD}), broken, json.dumps({"id": "p3", "abstract": GOOD})]
+    )
+    items = list(read_records(path))
+    assert [type(i).__name__ for i in items] == ["Paper", "Reject", "Paper"]
+    assert items[1].id == "p2"
+    assert items[1].reason == "undecodable text in field 'abstract' (not valid UTF-8)"
+    assert "\\xe9" in items[1].raw  # the bad bytes are kept, escaped
+
+
+def test_malformed_json_and_non_objects(tmp_path):
+    path = _jsonl(tmp_path, ['{"id": "p1", "abstract": ', "[1, 2]", json.dumps({"id": "p3", "abstract": GOOD})])
+    items = list(read_records(path))
+    assert items[0].reason.startswith("malformed JSON")
+    assert items[1].reason == "expected a JSON object, got list"
+    assert isinstance(items[2], Paper)
+    assert [getattr(i, "line", None) for i in items[:2]] == [1, 2]
+
+
+def test_csv_records_and_extra_cells(tmp_path):
+    path = tmp_path / "in.csv"
+    path.write_text(
+        "id,title,abstract,year,authors,venue,doi\n"
+        f'p1,"A, title","{GOOD}",2020,Ann Lee; Bo Chen,EMNLP,10.1/y\n'
+        f"p2,t,{GOOD},2021,x,y,z,surplus\n"
+        'p3,t,"Multi-line\nabstract that is long enough to keep.",,,,\n',
+        encoding="utf-8",
+    )
+    items = list(read_records(path))
+    assert isinstance(items[0], Paper)
+    assert items[0].authors == ["Ann Lee", "Bo Chen"] and items[0].year == 2020 and items[0].extra == {"doi": "10.1/y"}
+    assert isinstance(items[1], Reject) and items[1].reason == "1 more cells than the header has" and items[1].line == 3
+    assert isinstance(items[2], Paper) and items[2].year is None
+
+
+def test_gzip_input(tmp_path):
+    path = tmp_path / "in.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps({"id": "p1", "abstract": GOOD}) + "\n")
+    assert [p.id for p in read_records(path)] == ["p1"]
+
+
+def test_missing_file_and_unknown_format(tmp_path):
+    with pytest.raises(InputError, match="input file not found"):
+        list(read_records(tmp_path / "nope.jsonl"))
+    other = tmp_path / "in.xml"
+    other.write_text("<x/>")
+    with pytest.raises(InputError, match="cannot tell the format"):
+        list(read_records(other))
+
+
+def test_duplicates_checked_across_files(tmp_path):
+    a = _jsonl(tmp_path, [json.dumps({"id": "p1", "abstract": GOOD})], "a.jsonl")
+    b = _jsonl(tmp_path, [json.dumps({"id": "p1", "abstract": GOOD})], "b.jsonl")
+    items = list(read_records([a, b], validator=Validator()))
+    assert isinstance(items[1], Reject) and items[1].reason.startswith("duplicate id p1")

@@ -1,0 +1,117 @@
+"""The embedded store: the real LadybugDB, round trip, read-only queries, parameters."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from kg.build import build_graph, knowledge_graph
+from kg.errors import StoreError
+from kg.link import cooccurrence, link_papers
+from kg.records import Extraction, Mention, Paper
+from kg.store import query_embedded, read_embedded, write_embedded
+
+EVIL = "x'}) DETACH DELETE n //"
+
+
+@pytest.fixture
+def graph():
+    papers = [
+        Paper(
+            "p1",
+            "Title <b>one</b>",
+            "We use BERT for parsing of Korean. " * 2,
+            2020,
+            ["Ann Lee", "Bo"],
+            "ACL",
+            {"doi": "10.1/a", "n": 3},
+        ),
+        Paper("p2", EVIL, "BERT helps parsing of Korean too, we find.", None, [], None),
+        Paper("p3", "Lonely", "Nothing to share with the others here.", 2022, ["Cy"], "EMNLP"),
+    ]
+    s1 = "We use BERT for parsing of Korean."
+    ext = [
+        Extraction(
+            "p1",
+            [
+                Mention("BERT", "Method", 7, 11, s1, "uses", "bert"),
+                Mention("parsing of Korean", "Problem", 16, 33, s1, "addresses", "parsing of korean"),
+            ],
+        ),
+        Extraction(
+            "p2",
+            [
+                Mention("BERT", "Method", 0, 4, "BERT helps parsing of Korean too, we find.", "mentions", "bert"),
+                Mention(
+                    "parsing of Korean",
+                    "Problem",
+                    11,
+                    28,
+                    "BERT helps parsing of Korean too, we find.",
+                    "mentions",
+                    "parsing of korean",
+                ),
+            ],
+        ),
+    ]
+    B = build_graph(papers, ext)
+    return knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
+
+
+def _canon(G: nx.DiGraph):
+    nodes = {n: dict(d) for n, d in G.nodes(data=True)}
+    edges = {(u, v): dict(d) for u, v, d in G.edges(data=True)}
+    return nodes, edges
+
+
+def test_round_trip_keeps_every_property(tmp_path, graph):
+    db = tmp_path / "kg.lbug"
+    counts = write_embedded(graph, db)
+    assert counts == {"Paper": 3, "Concept": 2, "MENTIONS": 4, "SHARES_CONCEPTS": 1, "CO_OCCURS": 1}
+    assert _canon(read_embedded(db)) == _canon(graph)
+
+
+def test_rewrite_replaces_the_database(tmp_path, graph):
+    db = tmp_path / "kg.lbug"
+    write_embedded(graph, db)
+    write_embedded(graph, db)
+    assert query_embedded(db, "MATCH (p:Paper) RETURN count(p)").rows == [[3]]
+
+
+def test_queries_answer_the_readme_questions(tmp_path, graph):
+    db = tmp_path / "kg.lbug"
+    write_embedded(graph, db)
+    top = query_embedded(
+        db, "MATCH (c:Concept) RETURN c.name AS name, c.paper_count AS papers ORDER BY papers DESC, name LIMIT 10"
+    )
+    assert top.columns == ["name", "papers"]
+    assert top.rows == [["BERT", 2], ["parsing of Korean", 2]]
+    related = query_embedded(
+        db,
+        "MATCH (p:Paper {id: $id})-[:MENTIONS]->(c:Concept)<-[:MENTIONS]-(q:Paper) WHERE q.id <> p.id "
+        "RETURN q.id AS paper, count(c) AS shared, collect(c.name) AS concepts ORDER BY shared DESC, paper",
+        {"id": "p1"},
+    )
+    assert related.rows[0][:2] == ["p2", 2]
+
+
+def test_user_values_are_parameters_not_cypher(tmp_path, graph):
+    db = tmp_path / "kg.lbug"
+    write_embedded(graph, db)
+    rows = query_embedded(db, "MATCH (p:Paper) WHERE p.title = $t RETURN p.id", {"t": EVIL}).rows
+    assert rows == [["p2"]]
+    assert query_embedded(db, "MATCH (n) RETURN count(n)").rows == [[5]]
+
+
+def test_store_is_read_only_for_queries(tmp_path, graph):
+    db = tmp_path / "kg.lbug"
+    write_embedded(graph, db)
+    with pytest.raises(StoreError, match="read-only"):
+        query_embedded(db, "CREATE (:Paper {id: 'new'})")
+    with pytest.raises(StoreError, match="query failed"):
+        query_embedded(db, "MATCH (p:Nope) RETURN p")
+
+
+def test_missing_store_says_what_to_do(tmp_path):
+    with pytest.raises(StoreError, match="run `kg run`"):
+        query_embedded(tmp_path / "none.lbug", "MATCH (n) RETURN n")

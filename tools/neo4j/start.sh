@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Start a real Neo4j 5.26 (embedded, community) with Bolt on 127.0.0.1.
+#   tools/neo4j/start.sh [--port N] [--data DIR] [--password PW] [--ignore-stdin]
+# Prints one line "BOLT bolt://127.0.0.1:PORT" on stdout when ready (logs go to stderr).
+# Stops on SIGTERM/SIGINT or when its stdin is closed (give it a pipe; stdin=/dev/null
+# means "stop at once" unless --ignore-stdin is passed).
+# First run fetches the jars (~123 MB) from Maven Central into tools/neo4j/lib/.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+if ! ls "$here"/lib/neo4j-5.26.*.jar >/dev/null 2>&1; then
+    echo "kg-neo4j: fetching jars into $here/lib (first run)" >&2
+    # mvn's stdout must not pollute ours (the parent parses it): send it to stderr.
+    mvn -q -B -f "$here/pom.xml" package 1>&2
+fi
+
+mapfile -t flags < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/jvm.flags")
+exec "$java" "${flags[@]}" -cp "$here/lib/*" "$here/Launcher.java" "$@"

@@ -1,0 +1,152 @@
+"""The paper-concept graph and the combined knowledge graph.
+
+Node ids are ``"paper:<id>"`` and ``"concept:<key>"``; every node has ``kind`` (``Paper`` or
+``Concept``) and every edge ``rel`` (``MENTIONS``, ``SHARES_CONCEPTS`` or ``CO_OCCURS``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+import networkx as nx
+
+from kg.records import ROLE_STRENGTH, Extraction, Mention, Paper
+
+TYPE_ORDER = ("Method", "Technique", "Problem")
+
+
+def paper_node(paper_id: str) -> str:
+    """Node id of a paper.
+
+    >>> paper_node("acl:P19-1001")
+    'paper:acl:P19-1001'
+    """
+    return f"paper:{paper_id}"
+
+
+def concept_node(key: str) -> str:
+    """Node id of a concept.
+
+    >>> concept_node("machine translation")
+    'concept:machine translation'
+    """
+    return f"concept:{key}"
+
+
+def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> nx.DiGraph:
+    """Build the bipartite paper -> concept graph.
+
+    Parameters
+    ----------
+    papers
+        The validated papers; each becomes a ``Paper`` node with all its fields.
+    extractions
+        The mentions found in each paper (matched by id; papers without one have none).
+
+    Returns
+    -------
+    networkx.DiGraph
+        ``Paper`` and ``Concept`` nodes and one ``MENTIONS`` edge per (paper, concept) that
+        keeps the strongest role, its evidence sentence and offsets, and the mention count.
+
+    Examples
+    --------
+    >>> from kg.records import Mention
+    >>> p = Paper("p1", "T", "We use BERT.", 2020)
+    >>> m = Mention("BERT", "Method", 7, 11, "We use BERT.", "uses", "bert")
+    >>> B = build_graph([p], [Extraction("p1", [m])])
+    >>> B.nodes["concept:bert"]["name"], B.nodes["concept:bert"]["paper_count"]
+    ('BERT', 1)
+    >>> B.edges["paper:p1", "concept:bert"]["role"]
+    'uses'
+    """
+    by_id = {x.id: x for x in extractions}
+    B = nx.DiGraph()
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    types: dict[str, Counter[str]] = defaultdict(Counter)
+    for paper in papers:
+        node = paper_node(paper.id)
+        B.add_node(
+            node,
+            kind="Paper",
+            id=paper.id,
+            title=paper.title,
+            abstract=paper.abstract,
+            year=paper.year,
+            authors=list(paper.authors),
+            venue=paper.venue,
+            extra=dict(paper.extra),
+        )
+        best: dict[str, tuple[Mention, int]] = {}
+        for m in by_id[paper.id].mentions if paper.id in by_id else []:
+            surfaces[m.concept][m.text] += 1
+            types[m.concept][m.type] += 1
+            seen = best.get(m.concept)
+            if seen is None:
+                best[m.concept] = (m, 1)
+            elif ROLE_STRENGTH[m.role] > ROLE_STRENGTH[seen[0].role]:
+                best[m.concept] = (m, seen[1] + 1)
+            else:
+                best[m.concept] = (seen[0], seen[1] + 1)
+        for key, (m, count) in best.items():
+            B.add_edge(
+                node,
+                concept_node(key),
+                rel="MENTIONS",
+                role=m.role,
+                text=m.text,
+                sentence=m.sentence,
+                start=m.start,
+                end=m.end,
+                count=count,
+            )
+        B.nodes[node]["n_concepts"] = len(best)
+    for key, forms in surfaces.items():
+        node = concept_node(key)
+        name = _concept_name(key, forms)
+        B.add_node(
+            node,
+            kind="Concept",
+            key=key,
+            name=name,
+            type=min(types[key], key=lambda t: (-types[key][t], _type_rank(t))),
+            aliases=sorted(set(forms) - {name}),
+            paper_count=B.in_degree(node),
+        )
+    return B
+
+
+def _concept_name(key: str, forms: Counter[str]) -> str:
+    # Prefer the most frequent form that spells the key out (not an acronym of it).
+    ranked = sorted(forms, key=lambda f: (-forms[f], f))
+    spelled = [f for f in ranked if len(f) >= len(key) - 2 and f.lower().replace("-", " ")[:3] == key[:3]]
+    return (spelled or ranked)[0]
+
+
+def _type_rank(t: str) -> int:
+    return TYPE_ORDER.index(t) if t in TYPE_ORDER else len(TYPE_ORDER)
+
+
+def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Graph) -> nx.DiGraph:
+    """Combine the paper-concept graph with the paper-paper and concept-concept links.
+
+    Returns a new ``DiGraph``; the inputs are not changed. Undirected links are stored once,
+    from the smaller node id to the larger.
+
+    Examples
+    --------
+    >>> B = nx.DiGraph()
+    >>> B.add_edge("paper:a", "concept:x", rel="MENTIONS")
+    >>> P = nx.Graph()
+    >>> P.add_edge("paper:b", "paper:a", weight=1.0)
+    >>> G = knowledge_graph(B, P, nx.Graph())
+    >>> sorted((u, v, d["rel"]) for u, v, d in G.edges(data=True))
+    [('paper:a', 'concept:x', 'MENTIONS'), ('paper:a', 'paper:b', 'SHARES_CONCEPTS')]
+    """
+    G = B.copy()
+    for links, rel in ((paper_links, "SHARES_CONCEPTS"), (concept_links, "CO_OCCURS")):
+        for u, v, data in links.edges(data=True):
+            a, b = sorted((u, v))
+            G.add_edge(a, b, **data, rel=rel)
+    return G

@@ -157,20 +157,37 @@ def build(
 
 @app.command()
 def query(
-    cypher: Annotated[str, typer.Argument(help="A Cypher query; use $name for parameters.")],
+    cypher: Annotated[
+        str, typer.Argument(help="Cypher ($name for parameters), a .cypher file, or a cookbook query name.")
+    ],
     db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
     param: Annotated[list[str], typer.Option("--param", "-p", help="Query parameter name=value.")] = [],  # noqa: B006
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
+    neo4j: Annotated[bool, typer.Option("--neo4j", help="Query Neo4j (NEO4J_URI, ...) instead.")] = False,
+    write: Annotated[bool, typer.Option("--write", help="Allow writes (Neo4j only; default read-only).")] = False,
+    uri: Annotated[str | None, typer.Option(help="Neo4j Bolt URI (default $NEO4J_URI).")] = None,
+    user: Annotated[str | None, typer.Option(help="Neo4j user (default $NEO4J_USER or neo4j).")] = None,
+    database: Annotated[str | None, typer.Option(help="Neo4j database (default $NEO4J_DATABASE).")] = None,
 ) -> None:
-    """Run a read-only Cypher query against the embedded store and print the rows.
+    """Run a read-only Cypher query against the embedded store (or Neo4j) and print the rows.
+
+    The cookbook queries in config/queries run by name: kg query related_papers -p paper=ID -p limit=10
 
     Example: kg query "MATCH (c:Concept) RETURN c.name, c.paper_count ORDER BY c.paper_count DESC LIMIT 10"
     """
-    from kg.store import query_embedded
+    from kg.store import cookbook, query_embedded
 
     if fmt not in ("table", "json", "csv"):
         raise KGError(f"unknown format {fmt!r}: use table, json or csv")
-    result = query_embedded(db, cypher, _params(param))
+    if neo4j:
+        from kg.store.neo4j import Neo4jSettings, query_neo4j
+
+        settings = Neo4jSettings.from_env(uri=uri, user=user, database=database)
+        result = query_neo4j(settings, cookbook.resolve(cypher, "neo4j"), _params(param), write=write)
+    elif write:
+        raise KGError("--write needs --neo4j: the embedded store is written by `kg run` and `kg build` only")
+    else:
+        result = query_embedded(db, cookbook.resolve(cypher, "ladybug"), _params(param))
     if fmt == "json":
         rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2, default=str))
@@ -198,6 +215,41 @@ def _cell(value: Any) -> str:
 
 
 @app.command()
+def load(
+    db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
+    add: Annotated[
+        bool, typer.Option("--add", help="Add to what Neo4j holds (relinking across both) instead of replacing it.")
+    ] = False,
+    batch_size: Annotated[int, typer.Option(help="Rows per write transaction.")] = 5000,
+    uri: Annotated[
+        str | None, typer.Option(help="Neo4j Bolt URI (default $NEO4J_URI or bolt://localhost:7687).")
+    ] = None,
+    user: Annotated[str | None, typer.Option(help="Neo4j user (default $NEO4J_USER or neo4j).")] = None,
+    database: Annotated[str | None, typer.Option(help="Neo4j database (default $NEO4J_DATABASE).")] = None,
+) -> None:
+    """Load the graph of an embedded store into Neo4j (password from $NEO4J_PASSWORD).
+
+    Loading is idempotent: the same graph twice changes nothing. With --add, the papers in the
+    store are added to those already in Neo4j (re-extracted papers replace their old version),
+    and concept counts and paper-paper links are recomputed across both.
+
+    Example: kg load --db out/kg.lbug --uri bolt://localhost:7687
+    """
+    from kg.build import knowledge_graph, merge_graphs
+    from kg.link import cooccurrence, link_papers
+    from kg.store import read_embedded
+    from kg.store.neo4j import Neo4jSettings, read_neo4j, write_neo4j
+
+    settings = Neo4jSettings.from_env(uri=uri, user=user, database=database)
+    G = read_embedded(db)
+    if add:
+        B = merge_graphs(read_neo4j(settings), G)
+        G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+    counts = write_neo4j(G, settings, batch_size=batch_size)
+    typer.echo(f"{settings.uri}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+@app.command()
 def viz(
     output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("out/graph.html"),
     db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
@@ -213,6 +265,33 @@ def viz(
 
     result = write_html(read_embedded(db), output, max_nodes=max_nodes, title=title)
     typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")
+
+
+@app.command(name="eval")
+def eval_(
+    gold: Annotated[Path, typer.Argument(help="SciERC-format gold file, e.g. ../shared/data/scierc/dev.json.")],
+    predictions: Annotated[
+        Path | None, typer.Option(help="A `kg extract`-format file keyed by doc_key (default: run the model).")
+    ] = None,
+    model: Annotated[Path | None, typer.Option(help="spaCy model folder (default: the shipped one).")] = None,
+    n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table or json.")] = "table",
+) -> None:
+    """Score extraction against gold spans: per-type and micro P/R/F1, exact and overlap, speed.
+
+    Example: kg eval ../shared/data/scierc/dev.json
+    """
+    from kg.extract.evaluate import evaluate
+
+    scores = evaluate(gold, model=model, predictions=predictions, n_process=n_process).as_dict()
+    if fmt == "json":
+        typer.echo(json.dumps(scores, indent=2))
+        return
+    typer.echo(f"{scores['docs']} abstracts, {scores['abstracts_per_second']} abstracts/s")
+    typer.echo(f"{'match':8} {'type':8} {'P':>6} {'R':>6} {'F1':>6}")
+    for match in ("exact", "overlap"):
+        for label, c in scores[match].items():  # type: ignore[attr-defined]
+            typer.echo(f"{match:8} {label:8} {c['p']:6.3f} {c['r']:6.3f} {c['f1']:6.3f}")
 
 
 def main() -> None:

@@ -101,3 +101,49 @@ def open_page(browser, path: Path):
     page.goto(path.resolve().as_uri())
     page.wait_for_function("window.kgNetwork !== undefined", timeout=15000)
     return page, log
+
+
+NEO4J_PASSWORD = "kg-test-password"
+
+
+@pytest.fixture(scope="session")
+def neo4j_server():
+    """A real Neo4j 5.26 for the session, started by tools/neo4j (no Docker), stopped at the end."""
+    import subprocess
+    import threading
+
+    from kg.store.neo4j import Neo4jSettings
+
+    start = ROOT / "tools" / "neo4j" / "start.sh"
+    proc = subprocess.Popen(
+        [str(start), "--port", "0", "--password", NEO4J_PASSWORD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    stderr: list[str] = []
+    threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True).start()  # type: ignore[arg-type]
+    reader = threading.Thread(target=lambda: lines.append(proc.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    reader.join(timeout=300)
+    if not lines or not lines[0].startswith("BOLT "):
+        proc.kill()
+        pytest.fail("Neo4j did not start (tools/neo4j/start.sh):\n" + "".join(stderr[-30:]))
+    uri = lines[0].split()[1]
+    yield Neo4jSettings(uri=uri, user="neo4j", password=NEO4J_PASSWORD)
+    proc.stdin.close()  # type: ignore[union-attr]
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture
+def neo4j(neo4j_server):
+    """The session's Neo4j, emptied before the test."""
+    from kg.store.neo4j import query_neo4j
+
+    query_neo4j(neo4j_server, "MATCH (n) DETACH DELETE n", write=True)
+    return neo4j_server

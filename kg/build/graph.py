@@ -150,3 +150,46 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
             a, b = sorted((u, v))
             G.add_edge(a, b, **data, rel=rel)
     return G
+
+
+def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
+    """Add the papers of ``new`` to the paper-concept graph ``old``; returns a new graph.
+
+    A paper in both is taken from ``new`` with all its mentions (re-extraction: its old
+    mentions go). Concepts keep their name and type from ``old`` and gain ``new``'s aliases;
+    concepts no paper mentions any more are dropped and every ``paper_count`` is recounted.
+    Only ``MENTIONS`` edges are taken: link the result again with :mod:`kg.link`.
+
+    Examples
+    --------
+    >>> def one(pid, text):
+    ...     mention = Mention(text, "Method", 0, 4, "", "uses", "bert")
+    ...     return build_graph([Paper(pid, "", text)], [Extraction(pid, [mention])])
+    >>> a, b = one("p1", "BERT"), one("p2", "Bert")
+    >>> M = merge_graphs(a, b)
+    >>> M.nodes["concept:bert"]["paper_count"], M.nodes["concept:bert"]["aliases"]
+    (2, ['Bert'])
+    """
+    M = nx.DiGraph()
+    M.add_nodes_from((n, dict(d)) for n, d in old.nodes(data=True))
+    M.add_edges_from((u, v, dict(d)) for u, v, d in old.edges(data=True) if d.get("rel") == "MENTIONS")
+    for n, d in new.nodes(data=True):
+        if d.get("kind") == "Paper":
+            if n in M:
+                M.remove_edges_from(list(M.out_edges(n)))
+            M.add_node(n, **dict(d))
+        elif n in M:
+            known = M.nodes[n]
+            known["aliases"] = sorted(
+                (set(known.get("aliases", [])) | set(d.get("aliases", [])) | {d["name"]}) - {known["name"]}
+            )
+        else:
+            M.add_node(n, **dict(d))
+    M.add_edges_from((u, v, dict(d)) for u, v, d in new.edges(data=True) if d.get("rel") == "MENTIONS")
+    for n, d in list(M.nodes(data=True)):
+        if d.get("kind") == "Concept":
+            if M.in_degree(n) == 0:
+                M.remove_node(n)
+            else:
+                d["paper_count"] = M.in_degree(n)
+    return M

@@ -21,3 +21,52 @@ def copy_from(table: str, path: str) -> str:
     """Bulk load a table from a Parquet file kg wrote itself (the path is ours, not user data)."""
     escaped = path.replace("\\", "\\\\").replace("'", "\\'")
     return f"COPY {table} FROM '{escaped}'"
+
+
+# --- Neo4j -------------------------------------------------------------------------------
+# Every statement takes its values as parameters ($rows, $ids, ...); only kg's own schema
+# names (labels, relationship types, property names from kg.store.schema) are in the text.
+
+NEO4J_CONSTRAINTS = [
+    "CREATE CONSTRAINT kg_paper_id IF NOT EXISTS FOR (n:Paper) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT kg_concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE n.key IS UNIQUE",
+]
+
+
+def neo4j_merge_nodes(label: str) -> str:
+    """``UNWIND $rows MERGE`` on the natural key, then set every other property."""
+    key, *props = [p for p, _ in NODE_TABLES[label]]
+    sets = ", ".join(f"n.{p} = row.{p}" for p in props)
+    return f"UNWIND $rows AS row MERGE (n:{label} {{{key}: row.{key}}}) SET {sets}"
+
+
+def neo4j_merge_rels(rel: str) -> str:
+    """``UNWIND $rows`` of ``from``/``to`` keys: MATCH both ends (two clauses), MERGE, set properties."""
+    src, dst, props = REL_TABLES[rel]
+    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
+    sets = ", ".join(f"r.{p} = row.{p}" for p, _ in props)
+    return (
+        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}}) MATCH (b:{dst} {{{dst_key}: row.to}}) "
+        f"MERGE (a)-[r:{rel}]->(b) SET {sets}"
+    )
+
+
+def neo4j_delete_stale_rels(rel: str) -> str:
+    """Delete the ``rel`` edges leaving each node in ``$rows`` whose far end is not in ``row.keep``."""
+    src, dst, _ = REL_TABLES[rel]
+    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
+    return (
+        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.key}})-[r:{rel}]->(b:{dst}) "
+        f"WHERE NOT b.{dst_key} IN row.keep DELETE r"
+    )
+
+
+def neo4j_delete_stale_nodes(label: str) -> str:
+    """Delete the ``label`` nodes whose key is not in ``$keys``, with their relationships."""
+    key = NODE_TABLES[label][0][0]
+    return f"MATCH (n:{label}) WHERE NOT n.{key} IN $keys DETACH DELETE n"
+
+
+def neo4j_node_keys(label: str) -> str:
+    key = NODE_TABLES[label][0][0]
+    return f"MATCH (n:{label}) RETURN n.{key} AS key"

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 
 from kg.errors import StoreError
 from kg.store import cypher
-from kg.store.schema import NODE_TABLES, REL_TABLES, node_rows, rel_rows
+from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
 
 #: Where the default pipeline writes the embedded store; `kg query` and `kg viz` read it.
 DEFAULT_STORE = Path("out/kg.lbug")
@@ -106,25 +106,4 @@ def _first_line(exc: Exception) -> str:
 
 def read_embedded(path: str | Path) -> nx.DiGraph:
     """Read a knowledge graph written by :func:`write_embedded` back into networkx."""
-    import json
-
-    from kg.build.graph import concept_node, paper_node
-
-    node_id = {"Paper": paper_node, "Concept": concept_node}
-    G = nx.DiGraph()
-    for label, props in NODE_TABLES.items():
-        cols = ", ".join(f"n.{p}" for p, _ in props)
-        for row in query_embedded(path, f"MATCH (n:{label}) RETURN {cols}").rows:
-            data = dict(zip([p for p, _ in props], row, strict=True))
-            if label == "Paper":
-                data["extra"] = json.loads(data["extra"] or "{}")
-            G.add_node(node_id[label](row[0]), kind=label, **data)
-    rename = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
-    for rel, (src, dst, props) in REL_TABLES.items():
-        cols = ", ".join(f"r.{p}" for p, _ in props)
-        src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
-        q = f"MATCH (a:{src})-[r:{rel}]->(b:{dst}) RETURN a.{src_key}, b.{dst_key}, {cols}"
-        for row in query_embedded(path, q).rows:
-            data = {rename.get(p, p): v for (p, _), v in zip(props, row[2:], strict=True)}
-            G.add_edge(node_id[src](row[0]), node_id[dst](row[1]), rel=rel, **data)
-    return G
+    return graph_from_queries(lambda q: query_embedded(path, q).rows)

@@ -7,7 +7,7 @@ Rows are built by pure functions from the networkx knowledge graph, so every wri
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import networkx as nx
@@ -52,6 +52,8 @@ REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
 }
 
 _KEY = {"Paper": "id", "Concept": "key"}
+#: Relationship property in the stores -> edge attribute in networkx.
+_EDGE_ATTR = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
 
 
 def node_rows(G: nx.DiGraph, label: str) -> Iterator[dict[str, Any]]:
@@ -83,7 +85,6 @@ def rel_rows(G: nx.DiGraph, rel: str) -> Iterator[dict[str, Any]]:
     7
     """
     src, dst, props = REL_TABLES[rel]
-    rename = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
     for u, v, data in G.edges(data=True):
         if data.get("rel") != rel:
             continue
@@ -92,5 +93,30 @@ def rel_rows(G: nx.DiGraph, rel: str) -> Iterator[dict[str, Any]]:
             "to": G.nodes[v][_KEY[dst]],
         }
         for p, _ in props:
-            row[p] = data.get(rename.get(p, p))
+            row[p] = data.get(_EDGE_ATTR.get(p, p))
         yield row
+
+
+def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
+    """Rebuild the networkx knowledge graph from a store, given a function that runs a query.
+
+    The inverse of :func:`node_rows` and :func:`rel_rows`; the same Cypher works on every store.
+    """
+    from kg.build.graph import concept_node, paper_node
+
+    node_id = {"Paper": paper_node, "Concept": concept_node}
+    G = nx.DiGraph()
+    for label, props in NODE_TABLES.items():
+        names = [p for p, _ in props]
+        for row in run(f"MATCH (n:{label}) RETURN " + ", ".join(f"n.{p}" for p in names)):
+            data = dict(zip(names, row, strict=True))
+            if label == "Paper":
+                data["extra"] = json.loads(data["extra"] or "{}")
+            G.add_node(node_id[label](row[0]), kind=label, **data)
+    for rel, (src, dst, rprops) in REL_TABLES.items():
+        cols = ", ".join(f"r.{p}" for p, _ in rprops)
+        q = f"MATCH (a:{src})-[r:{rel}]->(b:{dst}) RETURN a.{_KEY[src]}, b.{_KEY[dst]}, {cols}"
+        for row in run(q):
+            attrs = {_EDGE_ATTR.get(p, p): v for (p, _), v in zip(rprops, row[2:], strict=True)}
+            G.add_edge(node_id[src](row[0]), node_id[dst](row[1]), rel=rel, **attrs)
+    return G

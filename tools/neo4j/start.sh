@@ -9,10 +9,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
-if ! ls "$here"/lib/neo4j-5.26.*.jar >/dev/null 2>&1; then
-    echo "kg-neo4j: fetching jars into $here/lib (first run)" >&2
+version="$(sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|p' "$here/pom.xml")"
+if [ ! -f "$here/lib/neo4j-$version.jar" ]; then
+    echo "kg-neo4j: fetching Neo4j $version jars into $here/lib" >&2
+    rm -rf "$here/lib"
     # mvn's stdout must not pollute ours (the parent parses it): send it to stderr.
-    mvn -q -B -f "$here/pom.xml" package 1>&2
+    # Offline first (works from a populated ~/.m2 without network), then online.
+    mvn -q -B -o -f "$here/pom.xml" package >/dev/null 2>&1 \
+        || mvn -q -B -f "$here/pom.xml" package 1>&2
 fi
 
 mapfile -t flags < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/jvm.flags")

@@ -1,0 +1,60 @@
+"""Extraction throughput on the 2,000-abstract ACL sample, against a tokenizer-only spaCy pass.
+
+Prints per-run figures, then one JSON line with the medians. Run: .venv/bin/python bench/extract.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import spacy
+
+from kg.extract import extract, load_pipeline
+from kg.read import read_records
+from kg.records import Paper
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT.parent / "shared" / "data" / "corpus" / "acl-anthology-abstracts-sample2k.jsonl"
+REPEATS = int(os.environ.get("KG_BENCH_REPEATS", "3"))
+
+
+def main() -> None:
+    papers = [p for p in read_records(SAMPLE) if isinstance(p, Paper)]
+    n_process = os.cpu_count() or 1
+    nlp = load_pipeline()
+    tokenizer_only = spacy.blank("en")
+    runs = []
+    for i in range(REPEATS):
+        t0 = time.perf_counter()
+        for _ in tokenizer_only.pipe((p.abstract for p in papers), batch_size=256):
+            pass
+        base = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        n = sum(1 for _ in extract(papers, nlp=nlp, n_process=n_process, batch_size=64))
+        secs = time.perf_counter() - t0
+        runs.append({"extract_per_s": n / secs, "tokenizer_per_s": len(papers) / base})
+        print(f"run {i + 1}: extract {n / secs:.0f} abstracts/s ({n_process} processes), "
+              f"tokenizer only {len(papers) / base:.0f}/s", file=sys.stderr)
+    extract_med = statistics.median(r["extract_per_s"] for r in runs)
+    tok_med = statistics.median(r["tokenizer_per_s"] for r in runs)
+    figures = {
+        "bench": "extract",
+        "abstracts": len(papers),
+        "n_process": n_process,
+        "extract_abstracts_per_s": round(extract_med, 1),
+        "tokenizer_abstracts_per_s": round(tok_med, 1),
+        "ratio_to_tokenizer": round(extract_med / tok_med, 4),
+        "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "repeats": REPEATS,
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+// The concepts that appear most often together with concept X.
+// params: concept (a concept key), limit
+MATCH (c:Concept {key: $concept})-[r:CO_OCCURS]-(o:Concept)
+RETURN o.name AS concept, o.type AS type, r.weight AS papers
+ORDER BY papers DESC, concept
+LIMIT $limit

@@ -1,0 +1,6 @@
+// How many concepts of a type the papers of each year propose.
+// params: type (e.g. Method)
+MATCH (p:Paper)-[m:MENTIONS]->(c:Concept)
+WHERE m.role = 'proposes' AND c.type = $type AND p.year IS NOT NULL
+RETURN p.year AS year, count(DISTINCT c.key) AS proposed, count(DISTINCT p.id) AS papers
+ORDER BY year

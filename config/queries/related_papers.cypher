@@ -1,0 +1,8 @@
+// Papers sharing the most concepts with paper P, and which concepts.
+// params: paper (a paper id), limit
+MATCH (p:Paper {id: $paper})-[:MENTIONS]->(c:Concept)<-[:MENTIONS]-(q:Paper)
+WHERE q.id <> p.id
+WITH q, count(c) AS shared, collect(c.name) AS concepts
+RETURN q.id AS paper, q.title AS title, shared, concepts
+ORDER BY shared DESC, paper
+LIMIT $limit

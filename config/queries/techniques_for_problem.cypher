@@ -1,0 +1,8 @@
+// Which techniques and methods are used by the papers that work on problem X?
+// params: problem (a concept key, e.g. "machine translation"), limit
+MATCH (p:Paper)-[:MENTIONS]->(pr:Concept {key: $problem})
+MATCH (p)-[m:MENTIONS]->(t:Concept)
+WHERE t.type IN ['Technique', 'Method'] AND m.role IN ['uses', 'proposes']
+RETURN t.name AS technique, t.type AS type, count(DISTINCT p) AS papers
+ORDER BY papers DESC, technique
+LIMIT $limit

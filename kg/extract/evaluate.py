@@ -1,0 +1,130 @@
+"""Score extractor output against SciERC-format gold: per type and micro P/R/F1.
+
+kg types are compared with the SciERC labels they come from: ``Method`` and ``Technique``
+against gold ``Method``, ``Problem`` against gold ``Task``. Exact match needs the same
+character span; overlap match needs any shared character (each gold span matched once).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.extract.scierc import GoldDoc, read_scierc
+from kg.records import Extraction, Mention, Paper
+
+#: kg mention type -> SciERC label it is scored against.
+GOLD_LABEL = {"Method": "Method", "Technique": "Method", "Problem": "Task", "Metric": "Metric", "Dataset": "Material"}
+
+
+@dataclass
+class Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {
+            "p": round(self.precision, 4),
+            "r": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+        }
+
+
+@dataclass
+class Scores:
+    exact: dict[str, Counts] = field(default_factory=dict)
+    overlap: dict[str, Counts] = field(default_factory=dict)
+    docs: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "docs": self.docs,
+            "abstracts_per_second": round(self.docs / self.seconds, 1) if self.seconds else None,
+            "exact": {k: v.as_dict() for k, v in sorted(self.exact.items())},
+            "overlap": {k: v.as_dict() for k, v in sorted(self.overlap.items())},
+        }
+
+
+def score(
+    gold: Iterable[GoldDoc], predicted: dict[str, list[Mention]], labels: tuple[str, ...] = ("Method", "Task")
+) -> Scores:
+    """Compare predicted mentions (by doc key) with gold spans of ``labels``.
+
+    >>> g = GoldDoc("d", "We use BERT for parsing .", (GoldSpan(7, 11, "Method"), GoldSpan(16, 23, "Task")))
+    >>> m = [Mention("BERT", "Method", 7, 11, "", "uses", "bert"), Mention("parsing .", "Problem", 16, 25, "", "", "")]
+    >>> s = score([g], {"d": m})
+    >>> s.exact["micro"].f1, s.overlap["micro"].f1
+    (0.5, 1.0)
+    """
+    scores = Scores()
+    for name in (*labels, "micro"):
+        scores.exact[name] = Counts()
+        scores.overlap[name] = Counts()
+    for doc in gold:
+        scores.docs += 1
+        gold_spans = {(s.start, s.end, s.label) for s in doc.spans if s.label in labels}
+        pred_spans = {(m.start, m.end, GOLD_LABEL.get(m.type, m.type)) for m in predicted.get(doc.doc_key, [])}
+        pred_spans = {p for p in pred_spans if p[2] in labels}
+        for label in labels:
+            g = {s for s in gold_spans if s[2] == label}
+            p = {s for s in pred_spans if s[2] == label}
+            for bucket, tp_exact in ((scores.exact, len(g & p)),):
+                for key in (label, "micro"):
+                    bucket[key].tp += tp_exact
+                    bucket[key].fp += len(p) - tp_exact
+                    bucket[key].fn += len(g) - tp_exact
+            matched_gold: set[tuple[int, int, str]] = set()
+            tp = 0
+            for ps in sorted(p):
+                hit = next((gs for gs in sorted(g) if gs not in matched_gold and gs[0] < ps[1] and ps[0] < gs[1]), None)
+                if hit is not None:
+                    matched_gold.add(hit)
+                    tp += 1
+            for key in (label, "micro"):
+                scores.overlap[key].tp += tp
+                scores.overlap[key].fp += len(p) - tp
+                scores.overlap[key].fn += len(g) - tp
+    return scores
+
+
+def evaluate(
+    gold_path: str | Path, *, model: str | Path | None = None, predictions: str | Path | None = None, n_process: int = 1
+) -> Scores:
+    """Run the extractor over the gold abstracts (or read ``predictions``) and score it."""
+    import json
+
+    from kg.extract.pipeline import extract, load_pipeline
+
+    gold = list(read_scierc(gold_path))
+    t0 = time.perf_counter()
+    if predictions:
+        with Path(predictions).open(encoding="utf-8") as fh:
+            xs = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
+    else:
+        nlp = load_pipeline(model)
+        t0 = time.perf_counter()
+        xs = list(extract((Paper(g.doc_key, "", g.text) for g in gold), nlp=nlp, n_process=n_process))
+    seconds = time.perf_counter() - t0
+    result = score(gold, {x.id: x.mentions for x in xs})
+    result.seconds = seconds
+    return result

@@ -1,0 +1,134 @@
+"""The Neo4j store against a real Neo4j 5.26 server started by the test session."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from kg.build import build_graph, knowledge_graph, merge_graphs
+from kg.errors import StoreError
+from kg.link import cooccurrence, link_papers
+from kg.records import Extraction, Mention, Paper
+from kg.store import cypher
+from kg.store.neo4j import Neo4jSettings, query_neo4j, read_neo4j, write_neo4j
+
+
+def _canon(G: nx.DiGraph):
+    return ({n: dict(d) for n, d in G.nodes(data=True)}, {(u, v): dict(d) for u, v, d in G.edges(data=True)})
+
+
+def _full(B: nx.DiGraph) -> nx.DiGraph:
+    return knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B, min_papers=1))
+
+
+def _paper(pid: str, concepts: list[str], year: int | None = 2020) -> tuple[Paper, Extraction]:
+    text = " and ".join(concepts) + " are studied in this abstract."
+    mentions, pos = [], 0
+    for c in concepts:
+        mentions.append(Mention(c, "Technique", pos, pos + len(c), text, "uses", c.lower()))
+        pos += len(c) + 5
+    return Paper(pid, f"Title of {pid} <b>", text, year, ["Ann Lee", "Bo; Chen"], "ACL", {"doi": f"10/{pid}"}), \
+        Extraction(pid, mentions)
+
+
+def _bipartite(specs: dict[str, list[str]]) -> nx.DiGraph:
+    pairs = [_paper(pid, cs) for pid, cs in specs.items()]
+    return build_graph([p for p, _ in pairs], [x for _, x in pairs])
+
+
+BATCH1 = {"a": ["BERT", "parsing", "Korean"], "b": ["BERT", "parsing"], "c": ["CRF", "tagging"]}
+BATCH2 = {"d": ["CRF", "tagging", "BERT"], "e": ["Korean", "parsing"]}
+
+
+def _counts(settings: Neo4jSettings) -> dict[str, int]:
+    out = {}
+    for label in ("Paper", "Concept"):
+        out[label] = query_neo4j(settings, f"MATCH (n:{label}) RETURN count(n)").rows[0][0]
+    for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS"):
+        out[rel] = query_neo4j(settings, f"MATCH ()-[r:{rel}]->() RETURN count(r)").rows[0][0]
+    return out
+
+
+def test_constraints_are_created_first(neo4j):
+    write_neo4j(_full(_bipartite(BATCH1)), neo4j)
+    rows = query_neo4j(neo4j, "SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties RETURN name, labelsOrTypes, "
+                              "properties ORDER BY name").rows
+    assert rows == [["kg_concept_key", ["Concept"], ["key"]], ["kg_paper_id", ["Paper"], ["id"]]]
+
+
+def test_round_trip_of_every_property(neo4j, sample_run):
+    from kg.store import read_embedded
+
+    out, _ = sample_run
+    G = read_embedded(out / "kg.lbug")
+    write_neo4j(G, neo4j, batch_size=500)
+    assert _canon(read_neo4j(neo4j)) == _canon(G)
+
+
+def test_double_load_changes_nothing(neo4j):
+    G = _full(_bipartite(BATCH1))
+    write_neo4j(G, neo4j)
+    first = (_counts(neo4j), _canon(read_neo4j(neo4j)))
+    write_neo4j(G, neo4j)
+    assert (_counts(neo4j), _canon(read_neo4j(neo4j))) == first
+
+
+def test_incremental_batch_updates_counts_and_links(neo4j):
+    B1 = _bipartite(BATCH1)
+    write_neo4j(_full(B1), neo4j)
+    merged = merge_graphs(read_neo4j(neo4j), _bipartite(BATCH2))
+    write_neo4j(_full(merged), neo4j)
+    expected = _full(_bipartite({**BATCH1, **BATCH2}))
+    assert _canon(read_neo4j(neo4j)) == _canon(expected)
+    assert query_neo4j(neo4j, "MATCH (c:Concept {key: 'bert'}) RETURN c.paper_count").rows == [[3]]
+    linked = query_neo4j(neo4j, "MATCH (:Paper {id: 'a'})-[s:SHARES_CONCEPTS]-(q:Paper) RETURN q.id ORDER BY q.id")
+    assert [r[0] for r in linked.rows] == ["b", "d", "e"]  # links across both batches
+
+
+def test_reextraction_leaves_no_stale_edges(neo4j):
+    write_neo4j(_full(_bipartite(BATCH1)), neo4j)
+    redo = _bipartite({"c": ["BERT", "segmentation"]})  # paper c re-extracted: CRF and tagging are gone
+    write_neo4j(_full(merge_graphs(read_neo4j(neo4j), redo)), neo4j)
+    assert _canon(read_neo4j(neo4j)) == _canon(_full(_bipartite({**BATCH1, "c": ["BERT", "segmentation"]})))
+    assert query_neo4j(neo4j, "MATCH (c:Concept) WHERE c.key IN ['crf', 'tagging'] RETURN count(c)").rows == [[0]]
+
+
+def test_interrupted_load_is_finished_by_running_it_again(neo4j, monkeypatch):
+    G = _full(_bipartite({**BATCH1, **BATCH2}))
+    real = cypher.neo4j_merge_rels
+
+    def failing(rel: str) -> str:
+        if rel == "SHARES_CONCEPTS":
+            raise RuntimeError("process killed half-way")
+        return real(rel)
+
+    monkeypatch.setattr(cypher, "neo4j_merge_rels", failing)
+    with pytest.raises(RuntimeError):
+        write_neo4j(G, neo4j, batch_size=2)
+    assert _counts(neo4j)["SHARES_CONCEPTS"] == 0  # half-written: papers and mentions only
+    monkeypatch.setattr(cypher, "neo4j_merge_rels", real)
+    write_neo4j(G, neo4j, batch_size=2)
+    assert _canon(read_neo4j(neo4j)) == _canon(G)
+
+
+def test_queries_are_read_only_unless_asked(neo4j):
+    with pytest.raises(StoreError, match="query failed"):
+        query_neo4j(neo4j, "CREATE (:Paper {id: 'x'})")
+    assert query_neo4j(neo4j, "MATCH (n) RETURN count(n)").rows == [[0]]
+    query_neo4j(neo4j, "CREATE (:Paper {id: 'x'})", write=True)
+    assert query_neo4j(neo4j, "MATCH (n) RETURN count(n)").rows == [[1]]
+
+
+def test_values_are_parameters(neo4j):
+    evil = "x'}) DETACH DELETE n //"
+    G = _full(_bipartite({evil: ["BERT"], "b": ["BERT"]}))
+    write_neo4j(G, neo4j)
+    assert query_neo4j(neo4j, "MATCH (p:Paper {id: $id}) RETURN p.id", {"id": evil}).rows == [[evil]]
+
+
+def test_bad_password_is_one_clear_error(neo4j):
+    wrong = Neo4jSettings(uri=neo4j.uri, user="neo4j", password="wrong-password")
+    with pytest.raises(StoreError, match=r"cannot connect to Neo4j at bolt://127\.0\.0\.1:\d+ as neo4j") as err:
+        query_neo4j(wrong, "RETURN 1")
+    assert "wrong-password" not in str(err.value)
+    assert "wrong-password" not in repr(wrong)

@@ -6,7 +6,11 @@ STAMP  := $(VENV)/.installed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SCIERC ?= ../shared/data/scierc
 
-.PHONY: install run test lint format model bench chromium clean
+NEO4J_VERSION := $(shell sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|p' tools/neo4j/pom.xml)
+NEO4J_JAR     := tools/neo4j/lib/neo4j-$(NEO4J_VERSION).jar
+NEO4J_PASSWORD ?= kgtestpass
+
+.PHONY: install run test lint format model bench chromium neo4j clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +29,20 @@ run: $(STAMP)
 	@echo "Open the page: out/graph.html"
 
 ## make test: everything the tests need (Chromium included), then the whole suite and the linters
-test: $(STAMP) chromium lint
+test: $(STAMP) chromium $(NEO4J_JAR) lint
 	$(BIN)/pytest
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+# Neo4j 5.26 from Maven Central (Java 17), no Docker: the jars go to tools/neo4j/lib (not committed)
+$(NEO4J_JAR): tools/neo4j/pom.xml
+	mvn -q -B -f tools/neo4j/pom.xml package
+
+## make neo4j: a local Neo4j on bolt://localhost:7687 (user neo4j, password $$NEO4J_PASSWORD); Ctrl-C stops it
+neo4j: $(NEO4J_JAR)
+	tools/neo4j/start.sh --port 7687 --password "$(NEO4J_PASSWORD)" --ignore-stdin
 
 lint: $(STAMP)
 	$(BIN)/ruff check kg tests bench

@@ -39,8 +39,11 @@ def main() -> None:
         n = sum(1 for _ in extract(papers, nlp=nlp, n_process=n_process, batch_size=64))
         secs = time.perf_counter() - t0
         runs.append({"extract_per_s": n / secs, "tokenizer_per_s": len(papers) / base})
-        print(f"run {i + 1}: extract {n / secs:.0f} abstracts/s ({n_process} processes), "
-              f"tokenizer only {len(papers) / base:.0f}/s", file=sys.stderr)
+        print(
+            f"run {i + 1}: extract {n / secs:.0f} abstracts/s ({n_process} processes), "
+            f"tokenizer only {len(papers) / base:.0f}/s",
+            file=sys.stderr,
+        )
     extract_med = statistics.median(r["extract_per_s"] for r in runs)
     tok_med = statistics.median(r["tokenizer_per_s"] for r in runs)
     figures = {

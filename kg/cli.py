@@ -250,6 +250,23 @@ def load(
 
 
 @app.command()
+def export(
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder (neo4j-admin) or file to write.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="neo4j-admin, graphml or gexf.")] = "neo4j-admin",
+    db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
+) -> None:
+    """Export the graph for other tools: neo4j-admin import CSVs (very large graphs), GraphML, GEXF (Gephi).
+
+    Example: kg export --format neo4j-admin -o out/neo4j-import
+    """
+    from kg.store import read_embedded
+    from kg.store.export import export as run_export
+
+    for path in run_export(read_embedded(db), fmt, output):
+        typer.echo(str(path))
+
+
+@app.command()
 def viz(
     output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("out/graph.html"),
     db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),

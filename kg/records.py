@@ -32,6 +32,7 @@ class Reject:
     source: str
     line: int
     id: str | None
+    kind: str
     reason: str
     raw: str
 

@@ -25,7 +25,9 @@ def params(sample_run):
     papers = {d["id"]: d for _, d in G.nodes(data=True) if d["kind"] == "Paper"}
     concepts = {d["key"]: d for _, d in G.nodes(data=True) if d["kind"] == "Concept"}
     busiest = max(papers, key=lambda p: (papers[p]["n_concepts"], p))
-    problem = max((k for k, d in concepts.items() if d["type"] == "Problem"), key=lambda k: (concepts[k]["paper_count"], k))
+    problem = max(
+        (k for k, d in concepts.items() if d["type"] == "Problem"), key=lambda k: (concepts[k]["paper_count"], k)
+    )
     C = nx.Graph((u, v) for u, v, d in G.edges(data=True) if d["rel"] == "CO_OCCURS")
     hub = max(C, key=lambda n: (C.degree(n), n))
     far = max(nx.single_source_shortest_path_length(C, hub).items(), key=lambda kv: (kv[1], kv[0]))[0]

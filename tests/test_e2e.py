@@ -35,6 +35,10 @@ EXPECTED = {
     },
 }
 
+# Paper, Concept, MENTIONS, SHARES_CONCEPTS, CO_OCCURS
+EXPECTED_GRAPH = (300, 1610, 1936, 872, 25)
+EXPECTED_MENTIONS = 2152
+
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
@@ -47,9 +51,16 @@ def run(tmp_path_factory):
         + f'\n[[sources]]\npath = "{BAD}"\n',
         encoding="utf-8",
     )
-    sets = [f"outputs.{k}={out / v}" for k, v in
-            {"store": "kg.lbug", "html": "g.html", "mentions": "m.jsonl", "rejects": "r.jsonl",
-             "report": "report.json"}.items()]
+    sets = [
+        f"outputs.{k}={out / v}"
+        for k, v in {
+            "store": "kg.lbug",
+            "html": "g.html",
+            "mentions": "m.jsonl",
+            "rejects": "r.jsonl",
+            "report": "report.json",
+        }.items()
+    ]
     args = [sys.executable, "-m", "kg", "run", str(pipeline), "--quiet"]
     for s in sets:
         args += ["--set", s]
@@ -63,8 +74,15 @@ def test_every_record_is_kept_or_rejected(run):
     assert report["records"] == EXPECTED["records"]
     rejects = [json.loads(line) for line in (out / "r.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rejects) == 8
-    assert {r["id"] for r in rejects} == {None, "bad:no-abstract", "bad:empty", "acl:2016.gwc-1.15", "bad:encoding",
-                                          "bad:huge", "bad:year"}
+    assert {r["id"] for r in rejects} == {
+        None,
+        "bad:no-abstract",
+        "bad:empty",
+        "acl:2016.gwc-1.15",
+        "bad:encoding",
+        "bad:huge",
+        "bad:year",
+    }
     kept = query_embedded(out / "kg.lbug", "MATCH (p:Paper) RETURN count(p)").rows[0][0]
     assert kept + len(rejects) == report["records"]["read"]
     # each reject is named on stderr with its file, line and reason, and the run went on
@@ -80,8 +98,10 @@ def test_exact_graph_counts(run):
         label: query_embedded(db, f"MATCH (n:{label}) RETURN count(n)").rows[0][0] for label in ("Paper", "Concept")
     }
     counts.update(
-        {rel: query_embedded(db, f"MATCH ()-[r:{rel}]->() RETURN count(r)").rows[0][0]
-         for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS")}
+        {
+            rel: query_embedded(db, f"MATCH ()-[r:{rel}]->() RETURN count(r)").rows[0][0]
+            for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS")
+        }
     )
     assert counts == {**report["graph"]["nodes"], **report["graph"]["edges"]}
     assert (counts["Paper"], counts["Concept"], counts["MENTIONS"]) == EXPECTED_GRAPH[:3]
@@ -106,11 +126,7 @@ def test_readme_cookbook_runs_on_the_sample(run):
     commands = [c for c in re.findall(r"^(kg query .+)$", readme, re.M)]
     assert len(commands) >= 6
     for command in commands:
-        args = shlex.split(command.replace("\\$", "$"))[1:] + ["--db", str(out / "kg.lbug"), "-f", "json"]
+        args = [*shlex.split(command.replace("\\$", "$"))[1:], "--db", str(out / "kg.lbug"), "-f", "json"]
         proc = subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True)
         assert proc.returncode == 0, (command, proc.stderr)
         assert json.loads(proc.stdout), f"no rows for: {command}"
-
-
-EXPECTED_GRAPH = (300, 0, 0, 0, 0)
-EXPECTED_MENTIONS = 0

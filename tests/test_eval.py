@@ -17,14 +17,26 @@ def _m(start, end, type_):
 
 
 def test_scores_by_type_exact_and_overlap():
-    gold = [GoldDoc("d", "a" * 100, (GoldSpan(0, 10, "Method"), GoldSpan(20, 30, "Task"), GoldSpan(40, 50, "Task"),
-                                      GoldSpan(60, 70, "Generic")))]
+    gold = [
+        GoldDoc(
+            "d",
+            "a" * 100,
+            (
+                GoldSpan(0, 10, "Method"),
+                GoldSpan(20, 30, "Task"),
+                GoldSpan(40, 50, "Task"),
+                GoldSpan(60, 70, "Generic"),
+            ),
+        )
+    ]
     pred = {"d": [_m(0, 10, "Technique"), _m(20, 28, "Problem"), _m(60, 70, "Method"), _m(80, 90, "Problem")]}
     s = score(gold, pred)
     assert (s.exact["Method"].tp, s.exact["Method"].fp, s.exact["Method"].fn) == (1, 1, 0)
     assert (s.exact["Task"].tp, s.exact["Task"].fp, s.exact["Task"].fn) == (0, 2, 2)
     assert (s.overlap["Task"].tp, s.overlap["Task"].fp, s.overlap["Task"].fn) == (1, 1, 1)
-    assert s.exact["micro"].tp == 1 and round(s.exact["micro"].f1, 4) == round(2 * (1 / 4) * (1 / 3) / (1 / 4 + 1 / 3), 4)
+    assert s.exact["micro"].tp == 1 and round(s.exact["micro"].f1, 4) == round(
+        2 * (1 / 4) * (1 / 3) / (1 / 4 + 1 / 3), 4
+    )
 
 
 def test_scierc_text_restores_brackets_and_offsets():
@@ -39,9 +51,20 @@ def test_scierc_text_restores_brackets_and_offsets():
 def test_predictions_file_is_scored_as_given(tmp_path):
     doc = next(read_scierc(DEV))
     method = next(s for s in doc.spans if s.label == "Method")
-    line = {"id": doc.doc_key, "mentions": [{"text": doc.text[method.start : method.end], "type": "Method",
-                                              "start": method.start, "end": method.end, "sentence": "",
-                                              "role": "mentions", "concept": "x"}]}
+    line = {
+        "id": doc.doc_key,
+        "mentions": [
+            {
+                "text": doc.text[method.start : method.end],
+                "type": "Method",
+                "start": method.start,
+                "end": method.end,
+                "sentence": "",
+                "role": "mentions",
+                "concept": "x",
+            }
+        ],
+    }
     path = tmp_path / "pred.jsonl"
     path.write_text(json.dumps(line) + "\n", encoding="utf-8")
     s = evaluate(DEV, predictions=path)

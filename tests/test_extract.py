@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 
-from kg.extract import extract
+from kg.extract import extract, mentions
 from kg.records import Paper
 from tests.conftest import SAMPLE
 
@@ -43,26 +44,63 @@ def test_contract_offsets_types_roles(nlp, sample_run):
             assert m["concept"] and m["concept"] == m["concept"].lower()
 
 
+def _annotated(nlp, text, ents):
+    """Run kg's own components on ``text`` with the NER's entities given by hand (label, phrase)."""
+    doc = nlp(text, disable=["tok2vec", "ner", "sentencizer", "kg_concepts", "kg_roles"])
+    spans = []
+    for label, phrase in ents:
+        found = re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)
+        assert found, phrase
+        spans.append(doc.char_span(found.start(), found.end(), label=label))
+    doc.ents = spans
+    for name in ("sentencizer", "kg_concepts", "kg_roles"):
+        doc = nlp.get_pipe(name)(doc)
+    return {m.text: m for m in mentions(doc)}
+
+
 def test_acronyms_resolve_to_long_form(nlp):
-    keys = {m.text: m.concept for m in _mentions(nlp, NMT)}
-    assert keys["Neural machine translation"] == "neural machine translation"
-    assert keys["NMT"] == "neural machine translation"
-    assert keys["NMT system"] == "neural machine translation system"
-    btm = {m.text: m.concept for m in _mentions(nlp, BTM)}
-    assert btm["BTM"] == "branch train merge"  # defined in the abstract, used bare later
-    assert btm["LMs"] == "language model"
+    ms = _annotated(nlp, NMT, [("Task", "Neural machine translation"), ("Task", "NMT"), ("Method", "NMT system")])
+    assert ms["Neural machine translation"].concept == "neural machine translation"
+    assert ms["NMT"].concept == "neural machine translation"
+    assert ms["NMT system"].concept == "neural machine translation system"
+    ms = _annotated(nlp, BTM, [("Method", "Branch-Train-Merge (BTM)"), ("Method", "BTM learns"), ("Method", "LMs")])
+    assert ms["Branch-Train-Merge (BTM)"].concept == "branch train merge"
+    assert ms["LMs"].concept == "language model"  # alias file: lm -> language model
 
 
-def test_roles_from_real_sentences(nlp):
-    roles = {m.text: m.role for m in _mentions(nlp, BTM + " " + NMT)}
-    assert roles["knowledge distillation"] == "uses"
-    assert roles["Transformer model"] == "uses"
-    assert roles["low-resource machine translation"] in ("addresses", "mentions")
-    roles = {
-        m.text: (m.type, m.role)
-        for m in _mentions(nlp, "In this paper we tackle the problem of dependency parsing for Korean.")
-    }
-    assert roles["dependency parsing"] == ("Problem", "addresses")
+def test_model_output_resolves_acronyms(nlp):
+    for text, short, key in ((NMT, "NMT", "neural machine translation"), (BTM, "BTM", "branch train merge")):
+        found = [m for m in _mentions(nlp, text) if short in m.text]
+        assert found and all(m.concept.startswith(key) for m in found), found
+
+
+def test_types_and_roles_from_real_sentences(nlp):
+    ms = _annotated(
+        nlp,
+        BTM + " " + NMT,
+        [("Method", "Branch-Train-Merge"), ("Method", "knowledge distillation"), ("Method", "Transformer model"),
+         ("Task", "low-resource machine translation"), ("Method", "data parallelism"),
+         ("Task", "communication overhead")],
+    )  # fmt: skip
+    assert (ms["Branch-Train-Merge"].type, ms["Branch-Train-Merge"].role) == ("Method", "proposes")
+    assert (ms["knowledge distillation"].type, ms["knowledge distillation"].role) == ("Technique", "uses")
+    assert (ms["data parallelism"].type, ms["data parallelism"].role) == ("Technique", "uses")
+    assert (ms["Transformer model"].type, ms["Transformer model"].role) == ("Method", "uses")
+    assert (ms["low-resource machine translation"].type, ms["low-resource machine translation"].role) == (
+        "Problem", "addresses")  # fmt: skip
+    assert ms["communication overhead"].type == "Problem"
+    ms = _annotated(nlp, "Parsing is studied a lot. In this paper we tackle dependency parsing for Korean.",
+                    [("Task", "Parsing"), ("Task", "dependency parsing")])  # fmt: skip
+    assert ms["dependency parsing"].role == "addresses"
+    assert ms["Parsing"].role == "mentions"
+
+
+def test_generic_mentions_and_determiners(nlp):
+    text = "Our approach uses the attention mechanism of a novel model."
+    ms = _annotated(nlp, text, [("Method", "Our approach"), ("Method", "the attention mechanism"),
+                                ("Method", "a novel model")])  # fmt: skip
+    assert list(ms) == ["attention mechanism"]  # "approach" and "model" are generic; "the" is trimmed
+    assert ms["attention mechanism"].start == text.index("attention")
 
 
 def test_spans_never_carry_unbalanced_brackets(nlp, sample_run):

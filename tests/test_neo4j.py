@@ -27,8 +27,9 @@ def _paper(pid: str, concepts: list[str], year: int | None = 2020) -> tuple[Pape
     for c in concepts:
         mentions.append(Mention(c, "Technique", pos, pos + len(c), text, "uses", c.lower()))
         pos += len(c) + 5
-    return Paper(pid, f"Title of {pid} <b>", text, year, ["Ann Lee", "Bo; Chen"], "ACL", {"doi": f"10/{pid}"}), \
-        Extraction(pid, mentions)
+    return Paper(
+        pid, f"Title of {pid} <b>", text, year, ["Ann Lee", "Bo; Chen"], "ACL", {"doi": f"10/{pid}"}
+    ), Extraction(pid, mentions)
 
 
 def _bipartite(specs: dict[str, list[str]]) -> nx.DiGraph:
@@ -51,8 +52,10 @@ def _counts(settings: Neo4jSettings) -> dict[str, int]:
 
 def test_constraints_are_created_first(neo4j):
     write_neo4j(_full(_bipartite(BATCH1)), neo4j)
-    rows = query_neo4j(neo4j, "SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties RETURN name, labelsOrTypes, "
-                              "properties ORDER BY name").rows
+    rows = query_neo4j(
+        neo4j,
+        "SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties RETURN name, labelsOrTypes, properties ORDER BY name",
+    ).rows
     assert rows == [["kg_concept_key", ["Concept"], ["key"]], ["kg_paper_id", ["Paper"], ["id"]]]
 
 

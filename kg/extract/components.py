@@ -47,7 +47,7 @@ class ConceptSpans:
             if kind is None:
                 continue
             span = self._trim(ent)
-            if span is None or len(span) > self.max_words:
+            if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
                 continue
             key = defined.get(span.text) or self._defined_inside(span, defined) or self._key(span, defined)
             if norm.is_generic(key):

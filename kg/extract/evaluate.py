@@ -70,6 +70,7 @@ def score(
 ) -> Scores:
     """Compare predicted mentions (by doc key) with gold spans of ``labels``.
 
+    >>> from kg.extract.scierc import GoldSpan
     >>> g = GoldDoc("d", "We use BERT for parsing .", (GoldSpan(7, 11, "Method"), GoldSpan(16, 23, "Task")))
     >>> m = [Mention("BERT", "Method", 7, 11, "", "uses", "bert"), Mention("parsing .", "Problem", 16, 25, "", "", "")]
     >>> s = score([g], {"d": m})

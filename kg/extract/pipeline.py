@@ -25,11 +25,24 @@ def load_pipeline(model: str | Path | None = None) -> Language:
     if not (path / "config.cfg").is_file():
         raise ConfigError(f"no spaCy model at {path} (run `make model`, or pass a model folder)")
     nlp = spacy.load(path)
+    split_glued_brackets(nlp)
     if not nlp.has_pipe("sentencizer") and not nlp.has_pipe("senter") and not nlp.has_pipe("parser"):
         nlp.add_pipe("sentencizer", first=True)
     nlp.add_pipe("kg_concepts")
     nlp.add_pipe("kg_roles")
     return nlp
+
+
+def split_glued_brackets(nlp: Language) -> None:
+    """Make the tokenizer split brackets glued to words: "Answering(KBQA)" -> "Answering ( KBQA )".
+
+    Abstracts converted from PDFs often lose the space before "("; without a token boundary
+    there, a mention cannot end before its acronym. Training data goes through the same rule.
+    """
+    from spacy.util import compile_infix_regex
+
+    infixes = [*(nlp.Defaults.infixes or ()), r"(?<=[\w])[\(\[](?=[\w])", r"(?<=[\w])[\)\]](?=[\w])"]
+    nlp.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer  # type: ignore[union-attr]
 
 
 def model_version(nlp: Language) -> str:

@@ -100,7 +100,10 @@ def to_docbin(src: str | Path, dest: str | Path, *, labels: dict[str, str] = TRA
     from spacy.tokens import DocBin
     from spacy.util import filter_spans
 
+    from kg.extract.pipeline import split_glued_brackets
+
     nlp = spacy.blank("en")
+    split_glued_brackets(nlp)
     db = DocBin()
     n = 0
     for gold in read_scierc(src):

@@ -77,7 +77,7 @@ def run_pipeline(spec: PipelineSpec) -> RunReport:
                     n[0] += 1
                     if isinstance(item, Reject):
                         log.warning("rejected %s:%d (%s): %s", item.source, item.line, item.id or "no id", item.reason)
-                        rejects[_reason_kind(item.reason)] += 1
+                        rejects[item.kind] += 1
                         rej.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
                     else:
                         papers.append(item)
@@ -153,10 +153,3 @@ def write_mentions(extractions: list[Extraction], path: Path) -> None:
     with path.open("w", encoding="utf-8") as fh:
         for x in extractions:
             fh.write(json.dumps(x.to_dict(), ensure_ascii=False) + "\n")
-
-
-def _reason_kind(reason: str) -> str:
-    # "abstract too long (25,000 characters ...)" -> "abstract too long"
-    return (
-        reason.split(" (", 1)[0].split(" in field", 1)[0] if not reason.startswith("duplicate id") else "duplicate id"
-    )

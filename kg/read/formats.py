@@ -28,6 +28,7 @@ class RawRecord:
     fields: dict[str, Any] | None
     raw: str
     error: str | None = None
+    error_kind: str | None = None
 
 
 def detect_format(path: Path) -> str:
@@ -74,10 +75,14 @@ def _iter_jsonl(fh: IO[bytes], source: str) -> Iterator[RawRecord]:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            yield RawRecord(source, lineno, None, text, f"malformed JSON ({exc.msg} at column {exc.colno})")
+            yield RawRecord(
+                source, lineno, None, text, f"malformed JSON ({exc.msg} at column {exc.colno})", "malformed JSON"
+            )
             continue
         if not isinstance(obj, dict):
-            yield RawRecord(source, lineno, None, text, f"expected a JSON object, got {type(obj).__name__}")
+            yield RawRecord(
+                source, lineno, None, text, f"expected a JSON object, got {type(obj).__name__}", "not a JSON object"
+            )
             continue
         yield RawRecord(source, lineno, obj, text)
 
@@ -92,7 +97,9 @@ def _iter_csv(fh: IO[bytes], source: str, *, delimiter: str) -> Iterator[RawReco
         # DictReader puts surplus cells under the key None and fills missing ones with None.
         raw = delimiter.join("" if v is None else str(v) for k, v in row.items() if k is not None)
         if None in row:
-            yield RawRecord(source, first, None, raw, f"{len(row[None])} more cells than the header has")
+            yield RawRecord(
+                source, first, None, raw, f"{len(row[None])} more cells than the header has", "surplus CSV cells"
+            )
         else:
             yield RawRecord(source, first, {k: v for k, v in row.items() if v not in (None, "")}, raw)
         first = reader.line_num + 1

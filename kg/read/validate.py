@@ -39,37 +39,41 @@ class Validator:
 
     def check(self, rec: RawRecord) -> Paper | Reject:
         if rec.fields is None:
-            return self._reject(rec, None, rec.error or "unreadable record")
+            return self._reject(rec, None, rec.error_kind or "unreadable record", rec.error)
         fields = rec.fields
         rid = _text(fields.get("id"))
         if not rid:
             return self._reject(rec, None, "missing id")
         for name, value in fields.items():
             if _has_surrogates(value):
-                return self._reject(rec, rid, f"undecodable text in field {name!r} (not valid UTF-8)")
+                return self._reject(
+                    rec, rid, "undecodable text", f"undecodable text in field {name!r} (not valid UTF-8)"
+                )
         # The abstract is kept exactly as given: mention offsets index into it.
         abstract = fields.get("abstract")
         if abstract is None:
             return self._reject(rec, rid, "missing abstract")
         if not isinstance(abstract, str):
-            return self._reject(rec, rid, f"abstract is not text (got {type(abstract).__name__})")
+            return self._reject(rec, rid, "abstract not text", f"abstract is not text (got {type(abstract).__name__})")
         if len(abstract.strip()) < self.min_abstract_chars:
             what = "empty abstract" if not abstract.strip() else "abstract too short"
-            return self._reject(
-                rec, rid, f"{what} ({len(abstract.strip())} characters, minimum {self.min_abstract_chars})"
-            )
+            n = len(abstract.strip())
+            return self._reject(rec, rid, what, f"{what} ({n} characters, minimum {self.min_abstract_chars})")
         if len(abstract) > self.max_abstract_chars:
+            n, most = len(abstract), self.max_abstract_chars
             return self._reject(
-                rec, rid, f"abstract too long ({len(abstract):,} characters, maximum {self.max_abstract_chars:,})"
+                rec, rid, "abstract too long", f"abstract too long ({n:,} characters, maximum {most:,})"
             )
         year = fields.get("year")
         if year is not None:
             try:
                 year = _year(year)
             except ValueError:
-                return self._reject(rec, rid, f"invalid year {year!r} (expected a whole number such as 2021)")
+                return self._reject(
+                    rec, rid, "invalid year", f"invalid year {year!r} (expected a whole number such as 2021)"
+                )
         if rid in self._seen:
-            return self._reject(rec, rid, f"duplicate id {rid} (first seen at {self._seen[rid]})")
+            return self._reject(rec, rid, "duplicate id", f"duplicate id {rid} (first seen at {self._seen[rid]})")
         self._seen[rid] = f"{rec.source}:{rec.line}"
         return Paper(
             id=rid,
@@ -82,9 +86,9 @@ class Validator:
         )
 
     @staticmethod
-    def _reject(rec: RawRecord, rid: str | None, reason: str) -> Reject:
+    def _reject(rec: RawRecord, rid: str | None, kind: str, reason: str | None = None) -> Reject:
         raw = rec.raw.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="backslashreplace")
-        return Reject(source=rec.source, line=rec.line, id=rid, reason=reason, raw=raw)
+        return Reject(source=rec.source, line=rec.line, id=rid, kind=kind, reason=reason or kind, raw=raw)
 
 
 def _text(value: Any) -> str | None:

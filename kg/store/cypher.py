@@ -61,10 +61,10 @@ def neo4j_delete_stale_rels(rel: str) -> str:
     )
 
 
-def neo4j_delete_stale_nodes(label: str) -> str:
-    """Delete the ``label`` nodes whose key is not in ``$keys``, with their relationships."""
+def neo4j_delete_nodes(label: str) -> str:
+    """Delete the ``label`` nodes with the keys in ``$keys``, with their relationships."""
     key = NODE_TABLES[label][0][0]
-    return f"MATCH (n:{label}) WHERE NOT n.{key} IN $keys DETACH DELETE n"
+    return f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) DETACH DELETE n"
 
 
 def neo4j_node_keys(label: str) -> str:

@@ -110,6 +110,9 @@ def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
         names = [p for p, _ in props]
         for row in run(f"MATCH (n:{label}) RETURN " + ", ".join(f"n.{p}" for p in names)):
             data = dict(zip(names, row, strict=True))
+            for p, t in props:
+                if t == "STRING[]" and data[p] is None:  # neo4j-admin import leaves empty lists out
+                    data[p] = []
             if label == "Paper":
                 data["extra"] = json.loads(data["extra"] or "{}")
             G.add_node(node_id[label](row[0]), kind=label, **data)
@@ -117,6 +120,9 @@ def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
         cols = ", ".join(f"r.{p}" for p, _ in rprops)
         q = f"MATCH (a:{src})-[r:{rel}]->(b:{dst}) RETURN a.{_KEY[src]}, b.{_KEY[dst]}, {cols}"
         for row in run(q):
-            attrs = {_EDGE_ATTR.get(p, p): v for (p, _), v in zip(rprops, row[2:], strict=True)}
+            attrs = {
+                _EDGE_ATTR.get(p, p): [] if v is None and t == "STRING[]" else v
+                for (p, t), v in zip(rprops, row[2:], strict=True)
+            }
             G.add_edge(node_id[src](row[0]), node_id[dst](row[1]), rel=rel, **attrs)
     return G

@@ -60,6 +60,9 @@ class Neo4jSettings:
 def _driver(settings: Neo4jSettings) -> Any:
     import neo4j
 
+    # The driver logs each failed connection attempt; kg reports the outcome as one StoreError.
+    logging.getLogger("neo4j").setLevel(logging.CRITICAL)
+
     try:
         driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password))
         driver.verify_connectivity()
@@ -130,6 +133,10 @@ def write_neo4j(
                     run(cypher.neo4j_delete_nodes(label), keys=batch)
     except neo4j.exceptions.Neo4jError as exc:
         raise StoreError(f"Neo4j load failed: {_message(exc)}") from exc
+    except neo4j.exceptions.DriverError as exc:
+        raise StoreError(
+            f"lost Neo4j at {settings.uri} during the load ({_message(exc)}); run the same load again to finish it"
+        ) from exc
     finally:
         driver.close()
     return counts
@@ -155,6 +162,8 @@ def query_neo4j(
             return session.execute_read(work)
     except neo4j.exceptions.Neo4jError as exc:
         raise StoreError(f"query failed: {_message(exc)}") from exc
+    except neo4j.exceptions.DriverError as exc:
+        raise StoreError(f"lost Neo4j at {settings.uri}: {_message(exc)}") from exc
     finally:
         driver.close()
 

@@ -136,7 +136,7 @@ def build(
     from kg.link import cooccurrence, link_papers
     from kg.records import Extraction
     from kg.store import write_embedded
-    from kg.viz import write_html
+    from kg.viz import full_view, write_html
 
     papers, bad = _read(input, fmt, db.with_name(db.stem + ".rejects.jsonl"))
     if mentions:
@@ -151,7 +151,7 @@ def build(
     counts = write_embedded(G, db)
     typer.echo(f"{db}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {bad} records rejected")
     if html:
-        write_html(G, html)
+        write_html(full_view(G), html, G=G)
         typer.echo(f"page: {html}")
 
 
@@ -268,19 +268,64 @@ def export(
 
 @app.command()
 def viz(
-    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("out/graph.html"),
+    view: Annotated[str, typer.Argument(help="graph, concepts, papers, ego or query.")] = "graph",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="HTML file (default out/VIEW.html).")] = None,
     db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
-    max_nodes: Annotated[int, typer.Option(help="Most nodes to show; the best-connected are kept.")] = 2000,
-    title: Annotated[str, typer.Option(help="Page title.")] = "kg knowledge graph",
+    neo4j: Annotated[bool, typer.Option("--neo4j", help="Read the graph from Neo4j (NEO4J_URI, ...).")] = False,
+    around: Annotated[str | None, typer.Option(help="ego: the paper id, concept key or name at the centre.")] = None,
+    depth: Annotated[int, typer.Option(help="ego: how many steps out from the centre.")] = 1,
+    query: Annotated[str | None, typer.Option(help="query: Cypher returning nodes, relationships or paths.")] = None,
+    param: Annotated[list[str], typer.Option("--param", "-p", help="query: parameter name=value.")] = [],  # noqa: B006
+    max_nodes: Annotated[int, typer.Option(help="Most nodes to show; the most important are kept.")] = 2000,
+    colour_by: Annotated[str, typer.Option(help="type or community (default: community for maps).")] = "",
+    size_by: Annotated[str, typer.Option(help="degree or pagerank.")] = "degree",
+    title: Annotated[str | None, typer.Option(help="Page title.")] = None,
 ) -> None:
-    """Write the graph in the store as one self-contained, offline HTML page.
+    """Write one view of the graph as a self-contained, offline HTML page.
 
-    Example: kg viz -o out/graph.html --max-nodes 500
+    Views: graph (papers and concepts), concepts (co-occurrence map), papers (papers linked by
+    shared concepts), ego (--around X --depth N), query (--query "MATCH p=... RETURN p").
+
+    Example: kg viz concepts -o out/concepts.html
     """
-    from kg.store import read_embedded
-    from kg.viz import write_html
+    from kg.viz import VIEWS, concept_map, ego_view, full_view, graph_from_rows, paper_map, write_html
 
-    result = write_html(read_embedded(db), output, max_nodes=max_nodes, title=title)
+    if view not in VIEWS:
+        raise KGError(f"unknown view {view!r}: use one of {', '.join(VIEWS)}")
+    if colour_by not in ("", "type", "community") or size_by not in ("degree", "pagerank"):
+        raise KGError("--colour-by takes type or community, --size-by degree or pagerank")
+    if neo4j:
+        from kg.store.neo4j import Neo4jSettings, query_neo4j, read_neo4j
+
+        settings = Neo4jSettings.from_env()
+        G = read_neo4j(settings)
+    else:
+        from kg.store import query_embedded, read_embedded
+
+        G = read_embedded(db)
+    if view == "ego":
+        if not around:
+            raise KGError("the ego view needs --around (a paper id, concept key or concept name)")
+        H = ego_view(G, around, depth=depth)
+    elif view == "query":
+        if not query:
+            raise KGError('the query view needs --query "MATCH p=... RETURN p"')
+        from kg.store import cookbook
+
+        if neo4j:
+            rows = query_neo4j(settings, cookbook.resolve(query, "neo4j"), _params(param)).rows
+        else:
+            rows = query_embedded(db, cookbook.resolve(query, "ladybug"), _params(param)).rows
+        H = graph_from_rows(rows, G)
+        if H.number_of_nodes() == 0:
+            raise KGError("the query returned no Paper or Concept nodes to draw (return nodes or paths)")
+    else:
+        H = {"graph": full_view, "concepts": concept_map, "papers": paper_map}[view](G)
+    colour = colour_by or ("community" if view in ("concepts", "papers") else "type")
+    result = write_html(
+        H, output or Path("out") / f"{view}.html", G=G, title=title or f"kg: {view} view", colour_by=colour,
+        size_by=size_by, max_nodes=max_nodes,
+    )  # fmt: skip
     typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")
 
 

@@ -99,7 +99,7 @@ def open_page(browser, path: Path):
 
     page.route("**/*", route)
     page.goto(path.resolve().as_uri())
-    page.wait_for_function("window.kgNetwork !== undefined", timeout=15000)
+    page.wait_for_function("window.kgReady === true", timeout=15000)
     return page, log
 
 

@@ -1,85 +1,182 @@
-"""The HTML page: self-contained, escaped, and working in real headless Chromium."""
+"""The HTML pages: self-contained, escaped, and working in real headless Chromium."""
 
 from __future__ import annotations
 
 import re
 
+import networkx as nx
+import pytest
+
 from kg.build import build_graph, knowledge_graph
 from kg.link import cooccurrence, link_papers
 from kg.records import Extraction, Mention, Paper
-from kg.viz import write_html
+from kg.store import read_embedded
+from kg.viz import concept_map, ego_view, full_view, graph_from_rows, paper_map, write_html
 from tests.conftest import ROOT, open_page
 
 XSS_TITLE = "<img src=x onerror=\"window.__pwned='img'\">Attention </script><script>window.__pwned='script'</script>"
+XSS_ABSTRACT = "We use <b>BERT</b> <script>window.__pwned = 'abstract'</script> for parsing of Korean text."
 
 
 def _evil_graph():
-    abstract = "We use <b>BERT</b> <script>window.__pwned = 'abstract'</script> for parsing of Korean text."
-    sentence = abstract
-    papers = [Paper("p1", XSS_TITLE, abstract, 2020), Paper("p2", "Plain", "Plain text about BERT models here.", 2021)]
+    papers = [Paper("p1", XSS_TITLE, XSS_ABSTRACT, 2020),
+              Paper("p2", "Plain", "Plain text about BERT models here.", 2021)]  # fmt: skip
     ext = [
-        Extraction(
-            "p1",
-            [
-                Mention("BERT", "Method", 10, 14, sentence, "uses", "bert"),
-                Mention("<b>", "Technique", 7, 10, sentence, "mentions", "<b>"),
-            ],
-        ),
-        Extraction("p2", [Mention("BERT", "Method", 17, 21, "Plain text about BERT models here.", "mentions", "bert")]),
-    ]
+        Extraction("p1", [Mention("BERT", "Method", 10, 14, XSS_ABSTRACT, "uses", "bert"),
+                          Mention("<b>", "Technique", 7, 10, XSS_ABSTRACT, "mentions", "<b>")]),
+        Extraction("p2", [Mention("BERT", "Method", 17, 21, "Plain text about BERT models here.", "mentions",
+                                  "bert")]),
+    ]  # fmt: skip
     B = build_graph(papers, ext)
     return knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
 
 
+@pytest.fixture(scope="module")
+def sample_graph(sample_run):
+    out, _ = sample_run
+    return read_embedded(out / "kg.lbug")
+
+
 def test_page_is_self_contained(tmp_path):
-    result = write_html(_evil_graph(), tmp_path / "g.html")
-    html = result.path.read_text(encoding="utf-8")
+    G = _evil_graph()
+    html = write_html(full_view(G), tmp_path / "g.html", G=G).path.read_text(encoding="utf-8")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
-    assert "vis-network" in html or "vis.Network" in html
+    assert "vis.Network" in html
 
 
 def test_markup_in_data_is_never_markup_in_the_page(tmp_path):
-    html = write_html(_evil_graph(), tmp_path / "g.html").path.read_text(encoding="utf-8")
+    G = _evil_graph()
+    html = write_html(full_view(G), tmp_path / "g.html", G=G).path.read_text(encoding="utf-8")
     assert "<script>window.__pwned" not in html
     assert 'onerror="window' not in html
     assert XSS_TITLE not in html
 
 
 def test_escaped_page_shows_text_and_runs_nothing(tmp_path, browser):
-    path = write_html(_evil_graph(), tmp_path / "g.html", title="<i>kg</i> & friends").path
+    G = _evil_graph()
+    path = write_html(full_view(G), tmp_path / "g.html", G=G, title="<i>kg</i> & friends").path
     page, log = open_page(browser, path)
     assert page.evaluate("window.__pwned") is None
-    names = page.evaluate("kgNodes.get().map(n => n.name)")
-    assert XSS_TITLE in names  # the title is data, shown as text
+    assert XSS_TITLE in page.evaluate("kgNodes.get().map(n => n.name)")
     assert page.title() == "<i>kg</i> & friends"
     assert page.locator("#bar h1").inner_text() == "<i>kg</i> & friends"
+    # the side panel shows the title and the evidence sentence as text, never as markup
+    page.evaluate("kgNetwork.selectNodes(['paper:p1'])")
+    page.fill("#search", "attention")
+    page.click("#search-form button")
+    assert page.locator("#details h2").inner_text() == XSS_TITLE.replace("\n", " ")
+    edge = page.evaluate(
+        "kgEdges.get().find(e => e.rel === 'MENTIONS' && e.from === 'paper:p1' && e.text === 'BERT').id"
+    )
+    page.evaluate(f"void kgNetwork.body.emitter.emit('click', {{nodes: [], edges: ['{edge}']}})")
+    assert page.locator("#details mark").inner_text() == "BERT"
+    assert "<script>window.__pwned" in page.locator("#details p").inner_text()
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("#details script, #details img").count() == 0
     assert log.errors == [] and log.requests == []
 
 
-def test_sample_page_renders_offline_and_search_focuses(sample_run, browser):
-    out, report = sample_run
-    page, log = open_page(browser, out / "graph.html")
-    n_nodes, n_edges = page.evaluate("[kgNodes.length, kgEdges.length]")
-    assert n_nodes == report.graph["nodes"]["Paper"] + report.graph["nodes"]["Concept"]
-    assert n_edges == report.graph["edges"]["MENTIONS"]
-    assert page.evaluate("kgNetwork.getPositions()['paper:acl:2016.gwc-1.15'] !== undefined")
+VIEWS = {
+    "graph": lambda G: full_view(G),
+    "concepts": lambda G: concept_map(G),
+    "papers": lambda G: paper_map(G),
+    "ego": lambda G: ego_view(G, "large language model", depth=1),
+}
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_each_view_renders_offline(view, sample_graph, browser, tmp_path):
+    H = VIEWS[view](sample_graph)
+    path = write_html(H, tmp_path / f"{view}.html", G=sample_graph, title=f"kg: {view}",
+                      colour_by="community" if view in ("concepts", "papers") else "type").path  # fmt: skip
+    page, log = open_page(browser, path)
+    assert page.evaluate("[kgNodes.length, kgEdges.length]") == [H.number_of_nodes(), H.number_of_edges()]
+    assert page.evaluate("Object.keys(kgNetwork.getPositions()).length") == H.number_of_nodes()
+    (ROOT / "out").mkdir(exist_ok=True)
+    page.screenshot(path=str(ROOT / "out" / f"screenshot-{view}.png"))
+    assert log.errors == [] and log.requests == []
+
+
+def test_query_view_from_paths(sample_run, sample_graph, browser, tmp_path):
+    from kg.store import query_embedded
+
+    out, _ = sample_run
+    rows = query_embedded(
+        out / "kg.lbug",
+        "MATCH p = (a:Paper)-[:MENTIONS]->(c:Concept {key: $k}) RETURN p",
+        {"k": "large language model"},
+    ).rows
+    H = graph_from_rows(rows, sample_graph)
+    papers = sample_graph.nodes["concept:large language model"]["paper_count"]
+    assert (H.number_of_nodes(), H.number_of_edges()) == (papers + 1, papers)
+    path = write_html(H, tmp_path / "query.html", G=sample_graph, title="kg: query").path
+    page, log = open_page(browser, path)
+    assert page.evaluate("[kgNodes.length, kgEdges.length]") == [papers + 1, papers]
+    page.screenshot(path=str(ROOT / "out" / "screenshot-query.png"))
+    assert log.errors == [] and log.requests == []
+
+
+def test_search_type_filter_and_year_slider(sample_graph, browser, tmp_path):
+    H = full_view(sample_graph)
+    path = write_html(H, tmp_path / "g.html", G=sample_graph).path
+    page, log = open_page(browser, path)
     page.fill("#search", "BERT")
     page.click("#search-form button")
     assert page.evaluate("window.kgFocused") == "concept:bert"
     assert page.evaluate("kgNetwork.getSelectedNodes()") == ["concept:bert"]
-    (ROOT / "out").mkdir(exist_ok=True)
-    page.screenshot(path=str(ROOT / "out" / "screenshot-graph.png"))
-    assert log.errors == [] and log.requests == []
+    assert page.locator("#details h2").inner_text() == "BERT"
+
+    techniques = sum(1 for _, d in H.nodes(data=True) if d.get("type") == "Technique")
+    page.uncheck(".type-filter[value=Technique]")
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden}).length") == H.number_of_nodes() - techniques
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden && n.group === 'Technique'}).length") == 0
+    page.check(".type-filter[value=Technique]")
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden}).length") == H.number_of_nodes()
+
+    def first_year(n, d):
+        if d["kind"] == "Paper":
+            return d["year"]
+        return min(sample_graph.nodes[p]["year"] for p in sample_graph.predecessors(n) if p.startswith("paper:"))
+
+    expected = sum(1 for n, d in H.nodes(data=True) if first_year(n, d) >= 2024)
+    page.locator("#year-min").fill("2024")
+    assert page.evaluate("window.kgVisible") == expected
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden && n.year < 2024}).length") == 0
+    page.locator("#year-min").fill("2016")
+    assert page.evaluate("window.kgVisible") == H.number_of_nodes()
+    assert log.errors == []
 
 
-def test_node_budget_says_what_was_left_out(tmp_path, sample_run, browser):
-    from kg.store import read_embedded
+def test_paper_edge_lists_shared_concepts(sample_graph, browser, tmp_path):
+    H = paper_map(sample_graph)
+    u, v, d = max(H.edges(data=True), key=lambda e: (e[2]["weight"], e[0], e[1]))
+    path = write_html(H, tmp_path / "p.html", G=sample_graph, colour_by="community").path
+    page, _ = open_page(browser, path)
+    edge = page.evaluate(
+        f"kgEdges.get().find(e => (e.from === '{u}' && e.to === '{v}') || (e.from === '{v}' && e.to === '{u}')).id"
+    )
+    page.evaluate(f"void kgNetwork.body.emitter.emit('click', {{nodes: [], edges: ['{edge}']}})")
+    shown = page.locator("#details li").all_inner_texts()
+    assert shown == [sample_graph.nodes[f"concept:{k}"]["name"] for k in d["shared"]]
 
-    out, report = sample_run
-    total = sum(report.graph["nodes"].values())
-    result = write_html(read_embedded(out / "kg.lbug"), tmp_path / "small.html", max_nodes=100)
-    assert (result.nodes, result.omitted_nodes) == (100, total - 100)
+
+def test_node_budget_keeps_the_most_important_and_says_so(tmp_path, sample_graph, browser):
+    H = full_view(sample_graph)
+    result = write_html(H, tmp_path / "small.html", G=sample_graph, max_nodes=100)
+    assert (result.nodes, result.omitted_nodes) == (100, H.number_of_nodes() - 100)
     page, log = open_page(browser, result.path)
     assert page.evaluate("kgNodes.length") == 100
-    assert f"{total - 100} left out" in page.locator("#note").inner_text()
+    assert "concept:large language model" in page.evaluate("kgNodes.getIds()")
+    assert f"{H.number_of_nodes() - 100} left out" in page.locator("#note").inner_text()
     assert log.errors == []
+
+
+def test_ego_view_resolves_names_and_depth(sample_graph):
+    one = ego_view(sample_graph, "BERT", depth=1)
+    two = ego_view(sample_graph, "bert", depth=2)
+    assert one.graph["centre"] == "concept:bert" and set(one) < set(two)
+    assert all(nx.shortest_path_length(one, "concept:bert", n) <= 1 for n in one)
+    from kg.errors import KGError
+
+    with pytest.raises(KGError, match="no paper or concept 'nonexistent thing'"):
+        ego_view(sample_graph, "nonexistent thing")

@@ -22,7 +22,7 @@ from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records
 from kg.records import Extraction, Paper, Reject
 from kg.store import write_embedded
-from kg.viz import write_html
+from kg.viz import concept_map, full_view, paper_map, write_html
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +135,15 @@ def run_pipeline(spec: PipelineSpec) -> RunReport:
 
     if out.html:
         with _stage(report, "visualise", n):
-            viz = write_html(G, out.html, title=spec.viz.title, max_nodes=spec.viz.max_nodes)
+            viz = write_html(full_view(G), out.html, G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes)
             n[0] = viz.nodes
-        report.outputs["html"] = str(out.html)
+            report.outputs["html"] = str(out.html)
+            for name in spec.viz.views:
+                page = out.html.with_name(f"{name}.html")
+                H = concept_map(G) if name == "concepts" else paper_map(G)
+                n[0] += write_html(H, page, G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
+                                   max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+                report.outputs[f"html_{name}"] = str(page)
 
     report.seconds = round(time.perf_counter() - started, 3)
     report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

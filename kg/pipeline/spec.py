@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -47,6 +47,8 @@ class LinkSettings(_Section):
 class VizSettings(_Section):
     max_nodes: int = Field(2000, ge=1)
     title: str = "kg knowledge graph"
+    #: Extra pages written beside outputs.html: the concept map and the paper map.
+    views: list[Literal["concepts", "papers"]] = Field(default_factory=lambda: ["concepts", "papers"])  # type: ignore[arg-type]
 
 
 class Outputs(_Section):

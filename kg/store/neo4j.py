@@ -169,14 +169,21 @@ def query_neo4j(
 
 
 def _plain(value: Any) -> Any:
+    """Driver values as plain data: nodes, relationships and paths become dicts kg's views read."""
     import neo4j.graph
 
     if isinstance(value, neo4j.graph.Node):
-        return {"_label": next(iter(value.labels), None), **dict(value)}
+        return {"_label": next(iter(value.labels), None), "_element_id": value.element_id, **dict(value)}
     if isinstance(value, neo4j.graph.Relationship):
-        return {"_type": value.type, **dict(value)}
+        start, end = value.start_node, value.end_node
+        return {
+            "_type": value.type,
+            "_start": start.element_id if start is not None else None,
+            "_end": end.element_id if end is not None else None,
+            **dict(value),
+        }
     if isinstance(value, neo4j.graph.Path):
-        return [_plain(n) for n in value.nodes]
+        return {"_NODES": [_plain(n) for n in value.nodes], "_RELS": [_plain(r) for r in value.relationships]}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value

@@ -1,10 +1,11 @@
-"""One self-contained HTML page of the knowledge graph.
+"""One self-contained HTML page per view of the knowledge graph.
 
-pyvis holds the nodes, edges and options and ships vis-network; the page itself comes from
-kg's own template, because pyvis's templates load Bootstrap from a CDN (a blank or stalled
-page offline). The template inlines vis-network, autoescapes every text, and passes the data
-through ``tojson`` so nothing from an abstract can end a ``<script>``. Positions are computed
-here and physics is off, so the page is usable as soon as it is drawn.
+pyvis holds the nodes and edges and ships vis-network; the page itself is kg's own template,
+because pyvis's templates load Bootstrap from a CDN (a blank or stalled page offline) and its
+filter menus blank the graph. The template inlines vis-network, autoescapes every text,
+passes data through ``tojson`` (so nothing from an abstract can end a ``<script>``) and builds
+the side panel with ``textContent``. Positions are computed here and physics is off, so the
+page is usable as soon as it is drawn.
 """
 
 from __future__ import annotations
@@ -19,8 +20,13 @@ import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pyvis.network import Network
 
-COLOURS = {"Paper": "#9aa5b1", "Method": "#1f77b4", "Technique": "#2ca02c", "Problem": "#d62728"}
+TYPE_COLOURS = {"Paper": "#8c96a3", "Method": "#1f77b4", "Technique": "#2ca02c", "Problem": "#d62728"}
+#: Colour-blind-safe palette (Okabe-Ito, then Tableau) for communities; the rest are grey.
+COMMUNITY_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#4e79a7",
+                     "#f28e2b", "#59a14f", "#b07aa1", "#9c755f"]  # fmt: skip
+OTHER = "#bbbbbb"
 DEFAULT_MAX_NODES = 2000
+PANEL_PAPERS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,45 +38,61 @@ class VizResult:
 
 
 def write_html(
-    G: nx.DiGraph,
+    H: nx.Graph,
     path: str | Path,
     *,
+    G: nx.DiGraph | None = None,
     title: str = "kg knowledge graph",
+    colour_by: str = "type",
+    size_by: str = "degree",
     max_nodes: int = DEFAULT_MAX_NODES,
-    rels: tuple[str, ...] = ("MENTIONS",),
     seed: int = 7,
 ) -> VizResult:
-    """Write the papers, concepts and their ``rels`` edges of ``G`` as one HTML file.
+    """Write the view graph ``H`` as one HTML file.
 
-    Above ``max_nodes`` nodes, the best-connected ones are kept and the page says how many
-    were left out.
+    ``G`` is the whole knowledge graph, read for the side panel (a paper's concepts, a
+    concept's papers) when the view does not show them. Above ``max_nodes`` nodes the most
+    important ones (by ``size_by``) are kept and the page says what was left out.
     """
-    H = nx.Graph()
-    H.add_nodes_from(G.nodes(data=True))
-    H.add_edges_from((u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") in rels)
+    G = G if G is not None else nx.DiGraph(H)
+    score = _importance(H, size_by)
     omitted = 0
     if H.number_of_nodes() > max_nodes:
-        keep = sorted(H.nodes, key=lambda n: (-H.degree(n), n))[:max_nodes]
+        keep = sorted(H.nodes, key=lambda n: (-score[n], str(n)))[:max_nodes]
         omitted = H.number_of_nodes() - len(keep)
         H = H.subgraph(keep).copy()
+        score = {n: score[n] for n in H}
     pos = _layout(H, seed=seed)
-    net = Network(height="100%", width="100%", directed=False, cdn_resources="in_line")
+    top = max(score.values(), default=1.0) or 1.0
+    labelled = set(sorted(H.nodes, key=lambda n: (-score[n], str(n)))[:40])
+    communities: dict[int, str] = dict(H.graph.get("communities", {}))
+    net = Network(height="100%", width="100%", cdn_resources="in_line")
     net.toggle_physics(False)
-    degree = dict(H.degree())
-    top = max(degree.values(), default=1) or 1
-    labelled = set(sorted(H.nodes, key=lambda n: (-degree[n], n))[:60])
-    net.nodes = [_node(n, d, pos[n], degree[n], top, n in labelled) for n, d in H.nodes(data=True)]
-    net.edges = [_edge(u, v, d) for u, v, d in H.edges(data=True)]
-    net.node_ids = [n["id"] for n in net.nodes]
-    counts = {k: sum(1 for _, d in H.nodes(data=True) if _group(d) == k) for k in COLOURS}
+    net.nodes = [_node(n, d, pos[n], score[n] / top, n in labelled, colour_by, G) for n, d in H.nodes(data=True)]
+    net.edges = [_edge(u, v, d, G) for u, v, d in H.edges(data=True)]
+    if colour_by == "community":
+        legend = [(f"{i + 1}: {communities.get(i, '')}", COMMUNITY_COLOURS[i]) for i in
+                  sorted({n["community"] for n in net.nodes if n["community"] is not None})
+                  if i < len(COMMUNITY_COLOURS)]  # fmt: skip
+    else:
+        present = {n["group"] for n in net.nodes}
+        legend = [(k, c) for k, c in TYPE_COLOURS.items() if k in present]
+    years = [n["year"] for n in net.nodes if isinstance(n["year"], int)]
     html = _render(
         title=title,
         nodes=net.nodes,
         edges=net.edges,
-        options=net.options.to_json() if hasattr(net.options, "to_json") else net.options,
-        legend=[(k, c, counts[k]) for k, c in COLOURS.items() if counts[k]],
+        details={n["id"]: _details(n["id"], G) for n in net.nodes},
+        legend=legend,
+        groups=[g for g in TYPE_COLOURS if any(n["group"] == g for n in net.nodes)],
+        communities=[
+            (i, communities.get(i, ""))
+            for i in sorted({n["community"] for n in net.nodes if n["community"] is not None})
+        ],
+        year_range=[min(years), max(years)] if years else None,
         omitted=omitted,
         total=H.number_of_nodes() + omitted,
+        centre=H.graph.get("centre"),
     )
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,22 +100,57 @@ def write_html(
     return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted)
 
 
-def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
-    """Positions for every node: a spring layout of the core, leaves ringed round their one neighbour.
+def _importance(H: nx.Graph, size_by: str) -> dict[Any, float]:
+    if size_by == "pagerank" and H.number_of_edges():
+        return dict(nx.pagerank(H, weight="weight"))
+    return {n: float(d) for n, d in H.degree()}
 
-    Most concepts are mentioned by one paper; laying them out with the springs costs most of
-    the time (networkx's layout is quadratic-ish in Python) and adds nothing a ring does not show.
+
+def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
+    """Positions: each connected part laid out on its own, the parts packed in rows, largest first.
+
+    Inside a part, a spring layout of the core and leaves ringed round their one neighbour:
+    most concepts are mentioned by one paper, and springs for them cost most of the time
+    (networkx's spring layout is quadratic in Python above 500 nodes) while showing nothing a
+    ring does not. One spring layout of the whole graph would push small parts to the edges
+    and squeeze the main one.
     """
-    if H.number_of_nodes() == 0:
-        return {}
+    parts = sorted(nx.connected_components(H), key=lambda c: (-len(c), min(map(str, c))))
+    placed: dict[Any, tuple[float, float]] = {}
+    if not parts:
+        return placed
+    layouts = [_part_layout(H.subgraph(c), seed=seed) for c in parts]
+    boxes = [_box(pos) for pos in layouts]
+    row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
+    x = y = row_height = 0.0
+    gap = 40.0
+    for pos, (x0, y0, x1, y1) in zip(layouts, boxes, strict=True):
+        w, h = x1 - x0, y1 - y0
+        if x > 0 and x + w > row_width:
+            x, y, row_height = 0.0, y + row_height + gap, 0.0
+        for n, (px, py) in pos.items():
+            placed[n] = (round(px - x0 + x, 1), round(py - y0 + y, 1))
+        x += w + gap
+        row_height = max(row_height, h)
+    return placed
+
+
+def _box(pos: dict[Any, tuple[float, float]]) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+    return min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20
+
+
+def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
+    if H.number_of_nodes() == 1:
+        return {next(iter(H)): (0.0, 0.0)}
     leaves = {n for n in H if H.degree(n) == 1 and H.degree(next(iter(H[n]))) > 1}
     core = H.subgraph(n for n in H if n not in leaves)
-    scale = 60 * max(1.0, core.number_of_nodes() ** 0.5)
-    pos = {
-        n: (float(x), float(y)) for n, (x, y) in nx.spring_layout(core, seed=seed, iterations=50, scale=scale).items()
-    }
+    scale = 70 * max(1.0, core.number_of_nodes() ** 0.5)
+    iterations = 50 if core.number_of_nodes() <= 1000 else 25
+    raw = nx.spring_layout(core, seed=seed, iterations=iterations, scale=scale, weight=None)
+    pos = {n: (float(x), float(y)) for n, (x, y) in raw.items()}
     children: dict[Any, list[Any]] = {}
-    for leaf in sorted(leaves):
+    for leaf in sorted(leaves, key=str):
         children.setdefault(next(iter(H[leaf])), []).append(leaf)
     for parent, kids in children.items():
         px, py = pos[parent]
@@ -101,47 +158,96 @@ def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
         for i, kid in enumerate(kids):
             angle = 2 * math.pi * i / len(kids)
             pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
-    return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
+    return pos
 
 
 def _group(d: dict[str, Any]) -> str:
     return "Paper" if d.get("kind") == "Paper" else str(d.get("type", "Concept"))
 
 
-def _node(n: str, d: dict[str, Any], xy: tuple[float, float], degree: int, top: int, labelled: bool) -> dict[str, Any]:
+def _first_year(n: Any, G: nx.DiGraph) -> int | None:
+    if n not in G:
+        return None
+    years = [G.nodes[p].get("year") for p in G.predecessors(n) if G.nodes[p].get("kind") == "Paper"]
+    years = [y for y in years if isinstance(y, int)]
+    return min(years) if years else None
+
+
+def _node(
+    n: Any, d: dict[str, Any], xy: tuple[float, float], weight: float, labelled: bool, colour_by: str, G: nx.DiGraph
+) -> dict[str, Any]:
     group = _group(d)
+    community = d.get("community")
     if d.get("kind") == "Paper":
-        name = d.get("title") or d.get("id", n)
-        tip = f"{name}\n{d.get('year') or ''} {d.get('venue') or ''}\n{d.get('id')}"
+        name = d.get("title") or d.get("id", str(n))
+        year = d.get("year")
+        tip = f"{name}\n{year or ''} {d.get('venue') or ''}".strip()
     else:
-        name = d.get("name", n)
+        name = d.get("name", str(n))
+        year = _first_year(n, G)
         tip = f"{name}\n{group} · {d.get('paper_count', 0)} papers"
+    if colour_by == "community":
+        colour = COMMUNITY_COLOURS[community] if isinstance(community, int) and community < 12 else OTHER
+    else:
+        colour = TYPE_COLOURS.get(group, OTHER)
     return {
-        "id": n,
-        "label": _short(name) if labelled else "",
-        "name": name,
+        "id": str(n),
+        "label": _short(str(name)) if labelled else "",
+        "name": str(name),
         "group": group,
-        "year": d.get("year"),
+        "community": community,
+        "year": year,
         "title": tip,
-        "color": COLOURS.get(group, "#999999"),
-        "size": 6 + 24 * (degree / top) ** 0.5,
+        "color": colour,
+        "size": round(6 + 26 * math.sqrt(weight), 2),
         "x": xy[0],
         "y": xy[1],
         "shape": "dot",
     }
 
 
-def _edge(u: str, v: str, d: dict[str, Any]) -> dict[str, Any]:
-    if d.get("rel") == "MENTIONS":
-        tip = f"{d.get('role')}: {d.get('sentence', '')}"
-    elif d.get("rel") == "SHARES_CONCEPTS":
-        tip = "shared: " + ", ".join(d.get("shared", []))
-    else:
-        tip = f"{d.get('weight')} papers"
-    return {"from": u, "to": v, "title": tip, "color": {"color": "#c8ccd2", "opacity": 0.6}, "width": 0.6}
+def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph) -> dict[str, Any]:
+    rel = d.get("rel")
+    edge: dict[str, Any] = {"from": str(u), "to": str(v), "rel": rel, "width": 0.7,
+                            "color": {"color": "#c3c8cf", "opacity": 0.7}}  # fmt: skip
+    if rel == "MENTIONS":
+        edge.update(role=d.get("role"), text=d.get("text"), sentence=d.get("sentence"))
+        edge["title"] = f"{d.get('role')}: {d.get('text')}"
+    elif rel == "SHARES_CONCEPTS":
+        names = [str(G.nodes[f"concept:{k}"].get("name", k)) if f"concept:{k}" in G else k for k in d.get("shared", [])]
+        edge.update(shared=names, weight=d.get("weight"))
+        edge["title"] = "shared: " + ", ".join(names)
+        edge["width"] = round(0.5 + min(4.0, float(d.get("weight") or 0) / 4), 2)
+    elif rel == "CO_OCCURS":
+        edge.update(weight=d.get("weight"))
+        edge["title"] = f"together in {d.get('weight')} papers"
+        edge["width"] = round(0.5 + min(4.0, float(d.get("weight") or 0) / 2), 2)
+    return edge
 
 
-def _short(text: str, n: int = 40) -> str:
+def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
+    if n not in G:
+        return {}
+    d = G.nodes[n]
+    if d.get("kind") == "Paper":
+        concepts = sorted(
+            ((G.nodes[c].get("name", c), G.nodes[c].get("type"), e.get("role")) for c, e in G[n].items()
+             if e.get("rel") == "MENTIONS"),
+            key=lambda t: (str(t[1]), str(t[0])),
+        )  # fmt: skip
+        return {"kind": "Paper", "id": d.get("id"), "title": d.get("title"), "year": d.get("year"),
+                "venue": d.get("venue"), "authors": d.get("authors") or [], "concepts": concepts}  # fmt: skip
+    papers = sorted(
+        ((G.nodes[p].get("id"), G.nodes[p].get("title"), G.nodes[p].get("year"), e.get("role"))
+         for p, e in G.pred[n].items() if e.get("rel") == "MENTIONS"),
+        key=lambda t: (-(t[2] or 0), str(t[0])),
+    )  # fmt: skip
+    return {"kind": "Concept", "name": d.get("name"), "type": d.get("type"), "key": d.get("key"),
+            "aliases": d.get("aliases") or [], "paper_count": d.get("paper_count"),
+            "papers": papers[:PANEL_PAPERS]}  # fmt: skip
+
+
+def _short(text: str, n: int = 36) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 

@@ -1,0 +1,167 @@
+"""The graphs behind each page: plain functions from the knowledge graph to a view graph.
+
+Each view is an undirected ``nx.Graph`` whose nodes keep their knowledge-graph attributes
+and whose edges keep ``rel`` and their properties; :func:`kg.viz.write_html` draws any of them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from kg.errors import KGError
+
+VIEWS = ("graph", "concepts", "papers", "ego", "query")
+
+
+def _view(G: nx.DiGraph, nodes: Iterable[Any], rels: tuple[str, ...]) -> nx.Graph:
+    keep = set(nodes)
+    H = nx.Graph()
+    H.add_nodes_from((n, G.nodes[n]) for n in G if n in keep)
+    H.add_edges_from((u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") in rels and u in keep and v in keep)
+    return H
+
+
+def full_view(G: nx.DiGraph) -> nx.Graph:
+    """Papers and concepts, linked by ``MENTIONS``.
+
+    >>> G = nx.DiGraph()
+    >>> G.add_edge("paper:a", "concept:x", rel="MENTIONS"); G.add_edge("paper:a", "paper:b", rel="SHARES_CONCEPTS")
+    >>> sorted(full_view(G).edges())
+    [('paper:a', 'concept:x')]
+    """
+    return _view(G, G.nodes, ("MENTIONS",))
+
+
+def concept_map(G: nx.DiGraph) -> nx.Graph:
+    """Concepts linked by co-occurrence, with a ``community`` on each node."""
+    H = _view(G, (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"), ("CO_OCCURS",))
+    H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
+    return with_communities(H)
+
+
+def paper_map(G: nx.DiGraph) -> nx.Graph:
+    """Papers linked by the concepts they share, with a ``community`` on each node."""
+    H = _view(G, (n for n, d in G.nodes(data=True) if d.get("kind") == "Paper"), ("SHARES_CONCEPTS",))
+    H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
+    return with_communities(H)
+
+
+def ego_view(G: nx.DiGraph, around: str, *, depth: int = 1) -> nx.Graph:
+    """Everything within ``depth`` steps of one paper or concept, with all links among them.
+
+    ``around`` is a node id (``paper:...``/``concept:...``), a paper id, a concept key or a
+    concept name (case-insensitive).
+
+    >>> G = nx.DiGraph()
+    >>> G.add_node("paper:a", kind="Paper", id="a"); G.add_node("concept:x", kind="Concept", key="x", name="X")
+    >>> G.add_edge("paper:a", "concept:x", rel="MENTIONS")
+    >>> sorted(ego_view(G, "X"))
+    ['concept:x', 'paper:a']
+    """
+    centre = resolve_node(G, around)
+    U = G.to_undirected(as_view=True)
+    near = nx.single_source_shortest_path_length(U, centre, cutoff=depth)
+    H = _view(G, near, ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS"))
+    H.graph["centre"] = centre
+    return H
+
+
+def resolve_node(G: nx.DiGraph, name: str) -> str:
+    """The node a user means by ``name``; a :class:`KGError` naming it if there is none."""
+    for candidate in (name, f"paper:{name}", f"concept:{name}", f"concept:{name.lower()}"):
+        if candidate in G:
+            return candidate
+    folded = name.casefold()
+    for n, d in G.nodes(data=True):
+        if str(d.get("name", "")).casefold() == folded or str(d.get("title", "")).casefold() == folded:
+            return str(n)
+    raise KGError(f"no paper or concept {name!r} in the graph (give a paper id, a concept key or a concept name)")
+
+
+def with_communities(H: nx.Graph, *, seed: int = 7) -> nx.Graph:
+    """Louvain communities as a ``community`` node attribute, 0 the largest; a readable label for each.
+
+    ``H.graph["communities"]`` maps community number to a label made of its best-connected
+    node names.
+    """
+    if H.number_of_edges() == 0:
+        return H
+    parts = nx.community.louvain_communities(H, weight="weight", seed=seed)
+    parts = sorted(parts, key=lambda c: (-len(c), min(c)))
+    labels = {}
+    for i, members in enumerate(parts):
+        for n in members:
+            H.nodes[n]["community"] = i
+        labels[i] = _label(H, members)
+    H.graph["communities"] = labels
+    return H
+
+
+def _label(H: nx.Graph, members: set[Any]) -> str:
+    # Papers: the concepts their links share most often; concepts: the best-connected names.
+    shared: Counter[str] = Counter()
+    for *_, d in H.subgraph(members).edges(data=True):
+        shared.update(d.get("shared", []))
+    if shared:
+        return ", ".join(k for k, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
+    top = sorted(members, key=lambda n: (-H.degree(n), str(n)))[:3]
+    return ", ".join(str(H.nodes[n].get("name") or H.nodes[n].get("title") or n)[:30] for n in top)
+
+
+def graph_from_rows(rows: list[list[Any]], G: nx.DiGraph | None = None) -> nx.Graph:
+    """The nodes, relationships and paths in query results (either store) as a view graph.
+
+    Values may be LadybugDB dicts (``_LABEL``, ``_NODES``...) or the dicts kg makes of Neo4j
+    nodes, relationships and paths. With ``G``, nodes take their full attributes from it.
+    """
+    H = nx.Graph()
+    pending: list[tuple[Any, Any, dict[str, Any]]] = []
+    ids: dict[Any, str] = {}
+
+    def node(value: dict[str, Any]) -> str | None:
+        label = value.get("_LABEL") or value.get("_label")
+        key = value.get("id") if label == "Paper" else value.get("key") if label == "Concept" else None
+        if key is None or label is None:
+            return None
+        nid = f"{label.lower()}:{key}"
+        attrs = dict(G.nodes[nid]) if G is not None and nid in G else {
+            k: v for k, v in value.items() if not k.startswith("_")} | {"kind": label}  # fmt: skip
+        H.add_node(nid, **attrs)
+        if "_ID" in value:
+            ids[_ref(value["_ID"])] = nid
+        if "_element_id" in value:
+            ids[value["_element_id"]] = nid
+        return nid
+
+    def visit(value: Any) -> None:
+        if isinstance(value, list):
+            for v in value:
+                visit(v)
+        elif isinstance(value, dict):
+            if "_NODES" in value or "_RELS" in value:
+                visit(value.get("_NODES", []))
+                visit(value.get("_RELS", []))
+            elif "_SRC" in value or "_start" in value:
+                src = _ref(value.get("_SRC", value.get("_start")))
+                dst = _ref(value.get("_DST", value.get("_end")))
+                rel = value.get("_LABEL") or value.get("_type")
+                pending.append((src, dst, {k: v for k, v in value.items() if not k.startswith("_")} | {"rel": rel}))
+            else:
+                node(value)
+
+    for row in rows:
+        visit(row)
+    for src, dst, data in pending:
+        if src in ids and dst in ids:
+            H.add_edge(ids[src], ids[dst], **data)
+    return H
+
+
+def _ref(value: Any) -> Any:
+    if isinstance(value, dict):
+        return (value.get("table"), value.get("offset"))
+    return value

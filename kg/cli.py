@@ -7,7 +7,9 @@ import io
 import json
 import logging
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -40,6 +42,33 @@ def _params(items: list[str]) -> dict[str, Any]:
     return out
 
 
+@contextmanager
+def _progress_bar(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr for extraction: papers, papers/s, time left. None when quiet."""
+    if quiet:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn("extract"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} papers/s"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("extract", total=None, rate="-")
+        started = time.perf_counter()
+
+        def update(done: int, total: int) -> None:
+            rate = done / max(time.perf_counter() - started, 1e-6)
+            bar.update(task, completed=done, total=total, rate=f"{rate:.0f}")
+
+        yield update
+
+
 def _setup_logging(quiet: bool) -> None:
     logging.basicConfig(
         level=logging.WARNING if quiet else logging.INFO,
@@ -62,7 +91,8 @@ def run(
 
     _setup_logging(quiet)
     spec = load_pipeline_file(pipeline, set_)
-    report = run_pipeline(spec)
+    with _progress_bar(quiet) as progress:
+        report = run_pipeline(spec, progress=progress)
     r = report.records
     typer.echo(
         f"{spec.name}: {r['read']} records read, {r['kept']} kept, {r['rejected']} rejected; "
@@ -70,7 +100,7 @@ def run(
         f"{report.seconds:.1f}s"
     )
     for name, where in report.outputs.items():
-        typer.echo(f"  {name:9} {where}")
+        typer.echo(f"  {name:13} {where}")
 
 
 @app.command()

@@ -117,7 +117,7 @@ def test_report_has_every_figure(run):
     assert set(report["stages"]) == {"read", "extract", "build", "link", "store", "visualise"}
     assert report["versions"]["model"].startswith("kg_concepts-")
     assert report["peak_memory_mb"] > 0
-    assert set(report["outputs"]) == {"rejects", "mentions", "store", "html", "report"}
+    assert set(report["outputs"]) == {"rejects", "mentions", "store", "html", "html_concepts", "html_papers", "report"}
 
 
 def test_readme_cookbook_runs_on_the_sample(run):

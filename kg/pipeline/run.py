@@ -8,7 +8,7 @@ import platform
 import resource
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -17,14 +17,18 @@ from typing import Any
 import kg
 from kg.build import build_graph, knowledge_graph
 from kg.extract import extract, load_pipeline, model_version
+from kg.extract.cache import ExtractionCache, namespace
 from kg.link import cooccurrence, link_papers
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records
-from kg.records import Extraction, Paper, Reject
+from kg.records import Extraction, Mention, Paper, Reject
 from kg.store import write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
 
 log = logging.getLogger(__name__)
+
+#: ``progress(done, total)``: called as papers are extracted.
+Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -34,6 +38,7 @@ class RunReport:
     pipeline: str
     records: dict[str, Any] = field(default_factory=dict)
     mentions: dict[str, Any] = field(default_factory=dict)
+    cache: dict[str, int] = field(default_factory=dict)
     concepts: dict[str, int] = field(default_factory=dict)
     graph: dict[str, dict[str, int]] = field(default_factory=dict)
     stages: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -57,8 +62,11 @@ def _stage(report: RunReport, name: str, count: list[int]) -> Iterator[None]:
     log.info("stage %s: %d items in %.2fs", name, n, secs)
 
 
-def run_pipeline(spec: PipelineSpec) -> RunReport:
-    """Run every stage of ``spec`` and write its outputs and report."""
+def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
+    """Run every stage of ``spec`` and write its outputs and report.
+
+    ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
+    """
     started = time.perf_counter()
     out = spec.outputs
     report = RunReport(pipeline=spec.name)
@@ -94,9 +102,20 @@ def run_pipeline(spec: PipelineSpec) -> RunReport:
     with _stage(report, "extract", n):
         nlp = load_pipeline(spec.extract.model)
         report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
-        for x in extract(papers, nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
-            extractions.append(x)
-            n[0] += 1
+        cache = (
+            ExtractionCache(out.cache, namespace=namespace(report.versions["model"], kg.__version__))
+            if out.cache
+            else None
+        )
+        try:
+            extractions, hits = extract_cached(papers, spec, nlp=nlp, cache=cache, progress=progress)
+        finally:
+            if cache:
+                cache.close()
+        n[0] = len(extractions)
+        report.cache = {"hits": hits, "extracted": len(papers) - hits}
+        if out.cache:
+            report.outputs["cache"] = str(out.cache)
         if out.mentions:
             write_mentions(extractions, out.mentions)
             report.outputs["mentions"] = str(out.mentions)
@@ -151,6 +170,54 @@ def run_pipeline(spec: PipelineSpec) -> RunReport:
     out.report.parent.mkdir(parents=True, exist_ok=True)
     out.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return report
+
+
+def extract_cached(
+    papers: list[Paper],
+    spec: PipelineSpec,
+    *,
+    nlp: Any,
+    cache: ExtractionCache | None,
+    progress: Progress | None = None,
+) -> tuple[list[Extraction], int]:
+    """Extract every paper, taking what the cache has and committing new results in batches.
+
+    One ``nlp.pipe`` runs over the papers the cache lacks (looked up lazily, batch by batch),
+    so worker processes start once. Returns the extractions in paper order and the cache hits.
+    """
+    done: dict[str, list[Mention]] = {}
+    commit = spec.extract.commit_every
+    total = len(papers)
+    hits = 0
+
+    def misses() -> Iterator[Paper]:
+        nonlocal hits
+        for i in range(0, total, commit):
+            chunk = papers[i : i + commit]
+            cached = cache.get(p.abstract for p in chunk) if cache else {}
+            for p in chunk:
+                if p.abstract in cached:
+                    done[p.id] = cached[p.abstract]
+                    hits += 1
+                else:
+                    yield p
+
+    abstracts = {p.id: p.abstract for p in papers}
+    pending: list[tuple[str, list[Mention]]] = []
+    for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
+        done[x.id] = x.mentions
+        pending.append((abstracts[x.id], x.mentions))
+        if len(pending) >= commit:
+            if cache:
+                cache.put(pending)
+            pending = []
+            if progress:
+                progress(len(done), total)
+    if cache and pending:
+        cache.put(pending)
+    if progress:
+        progress(total, total)
+    return [Extraction(p.id, done[p.id]) for p in papers], hits
 
 
 def write_mentions(extractions: list[Extraction], path: Path) -> None:

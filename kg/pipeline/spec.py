@@ -7,7 +7,9 @@ pipelines). ``--set section.key=value`` overrides any setting.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,6 +36,8 @@ class ExtractSettings(_Section):
     model: Path | None = None
     batch_size: int = Field(64, gt=0)
     n_process: int = Field(1, ge=1)
+    #: Results are committed to the cache every this many papers (what a kill -9 can lose).
+    commit_every: int = Field(500, ge=1)
 
 
 class LinkSettings(_Section):
@@ -56,6 +60,7 @@ class Outputs(_Section):
     html: Path | None = Path("out/graph.html")
     mentions: Path | None = Path("out/mentions.jsonl")
     rejects: Path = Path("out/rejects.jsonl")
+    cache: Path | None = Path("out/cache/extract.sqlite")
     report: Path = Path("out/report.json")
 
 
@@ -70,8 +75,29 @@ class PipelineSpec(_Section):
     outputs: Outputs = Field(default_factory=Outputs)
 
 
+#: Environment variables ``KG__SECTION__KEY=value`` override a setting (before ``--set``).
+ENV_PREFIX = "KG__"
+
+
+def env_overrides(environ: Mapping[str, str] | None = None) -> list[str]:
+    """``section.key=value`` overrides from the environment.
+
+    >>> env_overrides({"KG__EXTRACT__N_PROCESS": "2", "HOME": "/x"})
+    ['extract.n_process=2']
+    """
+    environ = os.environ if environ is None else environ
+    return [
+        k[len(ENV_PREFIX) :].lower().replace("__", ".") + "=" + v
+        for k, v in sorted(environ.items())
+        if k.startswith(ENV_PREFIX)
+    ]
+
+
 def load_pipeline_file(path: str | Path, overrides: list[str] | None = None) -> PipelineSpec:
-    """Read and validate a pipeline file; ``overrides`` are ``section.key=value`` strings."""
+    """Read and validate a pipeline file, then apply ``KG__...`` variables and ``overrides``.
+
+    ``overrides`` are ``section.key=value`` strings, as given to ``kg run --set``.
+    """
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"pipeline file not found: {path}")
@@ -79,7 +105,7 @@ def load_pipeline_file(path: str | Path, overrides: list[str] | None = None) -> 
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
-    for item in overrides or []:
+    for item in [*env_overrides(), *(overrides or [])]:
         _apply_override(data, item, path)
     try:
         return PipelineSpec.model_validate(data)

@@ -1,0 +1,101 @@
+"""HTML pages of 500, 2,000 and 20,000 nodes from the real ACL corpus: size, write time, time to interactive.
+
+Builds the knowledge graph of the first papers of ../shared/data/corpus until it has 20,000
+nodes, then writes the paper-concept view capped at 500, at 2,000 and (the 20,000-node input
+under the default budget of 2,000) and opens each page in headless Chromium. "Interactive" is
+the time from navigation to the first full drawing, after which the page answers a script
+call. Prints one JSON line. Run: .venv/bin/python bench/viz.py
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from kg.build import build_graph, knowledge_graph
+from kg.extract import extract
+from kg.link import cooccurrence, link_papers
+from kg.read import Validator
+from kg.read.formats import RawRecord
+from kg.records import Paper
+from kg.viz import full_view, write_html
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "acl-anthology-abstracts.jsonl.gz"
+REPEATS = int(os.environ.get("KG_BENCH_REPEATS", "3"))
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+def corpus_graph(target_nodes: int):
+    validator = Validator()
+    papers: list[Paper] = []
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+        lines = itertools.islice(fh, 6000)
+        for i, line in enumerate(lines, 1):
+            item = validator.check(RawRecord(str(CORPUS), i, json.loads(line), line))
+            if isinstance(item, Paper):
+                papers.append(item)
+    step = 500
+    for n in range(step, len(papers) + step, step):
+        chunk = papers[:n]
+        B = build_graph(chunk, extract(chunk, n_process=os.cpu_count() or 1))
+        if B.number_of_nodes() >= target_nodes:
+            break
+    G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+    return G, n
+
+
+def main() -> None:
+    G, n_papers = corpus_graph(20_000)
+    H = full_view(G)
+    cases = [("500", 500), ("2000", 2000), ("20000-capped", 2000)]
+    figures: dict[str, object] = {"bench": "viz", "papers": n_papers, "input_nodes": H.number_of_nodes(),
+                                  "input_edges": H.number_of_edges()}  # fmt: skip
+    tmp = Path(tempfile.mkdtemp(prefix="kg-bench-viz-"))
+    exe = os.environ.get("KG_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=FLAGS)
+        for name, budget in cases:
+            view = H if name.startswith("20000") else H.subgraph(
+                sorted(H, key=lambda n: (-H.degree(n), n))[: int(name)]).copy()  # fmt: skip
+            writes, ready = [], []
+            for _ in range(REPEATS):
+                t0 = time.perf_counter()
+                result = write_html(view, tmp / f"{name}.html", G=G, max_nodes=budget)
+                writes.append(time.perf_counter() - t0)
+                page = browser.new_page(viewport={"width": 1400, "height": 900})
+                page.goto(result.path.as_uri(), timeout=120_000)
+                page.wait_for_function("window.kgDrawnAt !== undefined", timeout=120_000)
+                drawn = page.evaluate("window.kgDrawnAt") / 1000
+                t1 = time.perf_counter()
+                page.evaluate("kgNodes.length")  # the main thread answers: the page is not frozen
+                ready.append(drawn + (time.perf_counter() - t1))
+                page.close()
+            figures[name] = {
+                "view_nodes": view.number_of_nodes(),
+                "shown_nodes": result.nodes,
+                "shown_edges": result.edges,
+                "omitted_nodes": result.omitted_nodes,
+                "html_mb": round(result.path.stat().st_size / 1e6, 2),
+                "write_s": round(statistics.median(writes), 2),
+                "interactive_s": round(statistics.median(ready), 2),
+            }
+            print(name, figures[name], file=sys.stderr)
+        browser.close()
+    shutil.rmtree(tmp)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""Pipeline runs: settings, the extraction cache, incremental adds, and kill -9 then resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kg.errors import ConfigError
+from kg.pipeline import load_pipeline_file, run_pipeline
+from kg.store import read_embedded
+from tests.conftest import ROOT, SAMPLE
+
+LINES = SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def _pipeline(tmp_path, records: list[str], name="p", **settings: str):
+    data = tmp_path / f"{name}.jsonl"
+    data.write_text("".join(records), encoding="utf-8")
+    out = tmp_path / f"out-{name}"
+    text = f'name = "{name}"\n[[sources]]\npath = "{data}"\n[outputs]\n' + "".join(
+        f'{k} = "{out / v}"\n' for k, v in
+        {"store": "kg.lbug", "html": "graph.html", "mentions": "m.jsonl", "rejects": "r.jsonl", "report": "report.json",
+         "cache": "cache.sqlite"}.items()
+    )  # fmt: skip
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path, out
+
+
+def test_env_and_cli_overrides(tmp_path, monkeypatch):
+    path, _ = _pipeline(tmp_path, LINES[:5])
+    monkeypatch.setenv("KG__EXTRACT__N_PROCESS", "2")
+    monkeypatch.setenv("KG__LINK__TOP_K", "7")
+    spec = load_pipeline_file(path, ["link.top_k=9", "viz.title=My field"])
+    assert (spec.extract.n_process, spec.link.top_k, spec.viz.title) == (2, 9, "My field")
+    monkeypatch.setenv("KG__EXTRACT__N_PROCESS", "zero")
+    with pytest.raises(ConfigError, match=r"extract\.n_process: Input should be a valid integer"):
+        load_pipeline_file(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('name = "x"\n', "sources: Field required"),
+        ('name = "x"\n[[sources]]\npath = "a.jsonl"\nformat = "xml"\n', "sources.0.format"),
+        ('name = "x"\n[[sources]]\npath = "a.jsonl"\n[link]\nmax_df = 2\n', "link.max_df: Input should be less"),
+        ('name = "x"\n[[sources]]\npath = "a.jsonl"\n[extract]\nspeed = 1\n', "extract.speed: Extra inputs"),
+        ('name = "x"\n[[sources]]\npath = "a.jsonl"\n[viz]\nviews = ["maps"]\n', "viz.views.0"),
+    ],
+)
+def test_pipeline_file_errors_name_file_and_key(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_pipeline_file(path)
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
+
+
+def test_cache_hits_incremental_add_and_invalidation(tmp_path, monkeypatch):
+    path, _ = _pipeline(tmp_path, LINES[:40])
+    first = run_pipeline(load_pipeline_file(path))
+    assert first.cache == {"hits": 0, "extracted": 40}
+    again = run_pipeline(load_pipeline_file(path))
+    assert again.cache == {"hits": 40, "extracted": 0}
+    assert again.mentions == first.mentions and again.graph == first.graph
+
+    (tmp_path / "p.jsonl").write_text("".join(LINES[:50]), encoding="utf-8")  # ten new papers
+    added = run_pipeline(load_pipeline_file(path))
+    assert added.cache == {"hits": 40, "extracted": 10}
+    fresh_path, _ = _pipeline(tmp_path, LINES[:50], name="fresh")
+    fresh = run_pipeline(load_pipeline_file(fresh_path))
+    assert added.mentions == fresh.mentions and added.graph == fresh.graph
+
+    config = tmp_path / "config"
+    shutil.copytree(ROOT / "config", config)
+    with (config / "aliases.tsv").open("a", encoding="utf-8") as fh:
+        fh.write("parsing\tsyntactic parsing\n")
+    monkeypatch.setenv("KG_CONFIG_DIR", str(config))
+    changed = run_pipeline(load_pipeline_file(path))
+    assert changed.cache == {"hits": 0, "extracted": 50}  # a config change re-extracts everything
+
+
+def _state(out):
+    G = read_embedded(out / "kg.lbug")
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    canon = ({n: dict(d) for n, d in G.nodes(data=True)}, {(u, v): dict(d) for u, v, d in G.edges(data=True)})
+    return (out / "m.jsonl").read_text(encoding="utf-8"), canon, report["records"], report["mentions"], report["graph"]
+
+
+def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
+    path, out = _pipeline(tmp_path, LINES, name="killed")
+    clean_path, clean_out = _pipeline(tmp_path, LINES, name="clean")
+    args = [sys.executable, "-m", "kg", "run", "--quiet", "--set", "extract.commit_every=10"]
+    assert subprocess.run([*args, str(clean_path)], cwd=ROOT, capture_output=True, timeout=600).returncode == 0
+
+    proc = subprocess.Popen([*args, str(path)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cache = out / "cache.sqlite"
+    deadline = time.monotonic() + 300
+    cached = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        if cache.exists():
+            try:
+                with sqlite3.connect(cache) as db:
+                    cached = db.execute("SELECT count(*) FROM mentions").fetchone()[0]
+            except sqlite3.OperationalError:
+                cached = 0
+            if cached >= 20:
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+        time.sleep(0.05)
+    assert proc.wait(timeout=60) == -signal.SIGKILL, "the run ended before it could be killed"
+    assert 0 < cached < len(LINES)
+
+    resumed = subprocess.run([*args, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["cache"]["hits"] >= 20  # the work done before the kill was kept
+    assert _state(out) == _state(clean_out)

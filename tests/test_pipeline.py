@@ -124,3 +124,26 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert report["cache"]["hits"] >= 20  # the work done before the kill was kept
     assert _state(out) == _state(clean_out)
+
+
+def test_dask_cluster_gives_the_same_output_as_a_local_run(tmp_path):
+    local_path, local_out = _pipeline(tmp_path, LINES[:60], name="local")
+    dask_path, dask_out = _pipeline(tmp_path, LINES[:60], name="dask")
+    local = run_pipeline(load_pipeline_file(local_path))
+    # a real local cluster of two worker processes, shards of 25 papers
+    on_dask = run_pipeline(load_pipeline_file(dask_path, ["extract.executor=dask", "extract.n_process=2",
+                                                          "extract.shard_size=25"]))  # fmt: skip
+    assert on_dask.cache == {"hits": 0, "extracted": 60}
+    assert (dask_out / "m.jsonl").read_text(encoding="utf-8") == (local_out / "m.jsonl").read_text(encoding="utf-8")
+    assert on_dask.graph == local.graph
+
+
+def test_dask_scheduler_address(tmp_path):
+    from dask.distributed import LocalCluster
+
+    path, out = _pipeline(tmp_path, LINES[:30], name="remote")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        report = run_pipeline(load_pipeline_file(path, ["extract.executor=dask",
+                                                        f"extract.scheduler={cluster.scheduler_address}"]))  # fmt: skip
+    assert report.records["kept"] == 30 and report.cache["extracted"] == 30
+    assert len((out / "m.jsonl").read_text(encoding="utf-8").splitlines()) == 30

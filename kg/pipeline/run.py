@@ -203,6 +203,8 @@ def extract_cached(
                     yield p
 
     abstracts = {p.id: p.abstract for p in papers}
+    if spec.extract.executor == "dask":
+        return _extract_dask(papers, list(misses()), done, abstracts, spec, cache, progress), hits
     pending: list[tuple[str, list[Mention]]] = []
     for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
         done[x.id] = x.mentions
@@ -218,6 +220,31 @@ def extract_cached(
     if progress:
         progress(total, total)
     return [Extraction(p.id, done[p.id]) for p in papers], hits
+
+
+def _extract_dask(
+    papers: list[Paper],
+    todo: list[Paper],
+    done: dict[str, list[Mention]],
+    abstracts: dict[str, str],
+    spec: PipelineSpec,
+    cache: ExtractionCache | None,
+    progress: Progress | None,
+) -> list[Extraction]:
+    from kg.extract.distributed import dask_client, extract_on_dask
+
+    def finished(shard: list[Extraction]) -> None:
+        for x in shard:
+            done[x.id] = x.mentions
+        if cache:
+            cache.put((abstracts[x.id], x.mentions) for x in shard)
+        if progress:
+            progress(len(done), len(papers))
+
+    with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.n_process) as client:
+        extract_on_dask(todo, client=client, model=spec.extract.model, shard_size=spec.extract.shard_size,
+                        batch_size=spec.extract.batch_size, on_shard=finished)  # fmt: skip
+    return [Extraction(p.id, done[p.id]) for p in papers]
 
 
 def write_mentions(extractions: list[Extraction], path: Path) -> None:

@@ -38,6 +38,11 @@ class ExtractSettings(_Section):
     n_process: int = Field(1, ge=1)
     #: Results are committed to the cache every this many papers (what a kill -9 can lose).
     commit_every: int = Field(500, ge=1)
+    #: "local" (spaCy worker processes) or "dask" (shards on a dask.distributed cluster).
+    executor: Literal["local", "dask"] = "local"
+    #: Address of a running Dask scheduler (tcp://host:8786); empty: a local cluster of n_process workers.
+    scheduler: str = ""
+    shard_size: int = Field(500, ge=1)
 
 
 class LinkSettings(_Section):

@@ -26,6 +26,8 @@ app = typer.Typer(
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+FORMAT_HELP = "Input format: auto, jsonl, csv, bibtex, ris, openalex, arxiv or s2."
+INPUT_HELP = "Records file: .jsonl, .csv, .bib, .ris, or OpenAlex/arXiv/Semantic Scholar JSON; may be .gz."
 DB_HELP = "Embedded database to use (default: out/kg.lbug, where the default pipeline writes)."
 
 
@@ -105,9 +107,9 @@ def run(
 
 @app.command()
 def extract(
-    input: Annotated[Path, typer.Argument(help="Records file (.jsonl or .csv, optionally .gz).")],
+    input: Annotated[Path, typer.Argument(help=INPUT_HELP)],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the mentions (JSON Lines).")],
-    fmt: Annotated[str, typer.Option("--format", help="Input format: auto, jsonl or csv.")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
     rejects: Annotated[Path | None, typer.Option(help="Where to write rejected records.")] = None,
     model: Annotated[Path | None, typer.Option(help="spaCy model folder (default: the shipped one).")] = None,
     n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
@@ -149,13 +151,13 @@ def _read(input: Path, fmt: str, rejects: Path) -> tuple[list[Any], int]:
 
 @app.command()
 def build(
-    input: Annotated[Path, typer.Argument(help="Records file (.jsonl or .csv).")],
+    input: Annotated[Path, typer.Argument(help=INPUT_HELP)],
     mentions: Annotated[
         Path | None, typer.Option(help="Output of `kg extract` for these records (extracts if omitted).")
     ] = None,
     db: Annotated[Path, typer.Option(help="Embedded database to write (replaced).")] = Path("out/kg.lbug"),
     html: Annotated[Path | None, typer.Option(help="Also write the HTML page here.")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="Input format: auto, jsonl or csv.")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
 ) -> None:
     """Build the knowledge graph from records (and their mentions) into the embedded store.
 

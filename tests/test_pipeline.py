@@ -147,3 +147,38 @@ def test_dask_scheduler_address(tmp_path):
                                                         f"extract.scheduler={cluster.scheduler_address}"]))  # fmt: skip
     assert report.records["kept"] == 30 and report.cache["extracted"] == 30
     assert len((out / "m.jsonl").read_text(encoding="utf-8").splitlines()) == 30
+
+
+def test_same_paper_from_two_sources_is_merged_and_accounted_for(tmp_path):
+    bib = ROOT / "tests" / "data" / "readers" / "zotero.bib"
+    same = {"id": "acl:N19-1423", "title": "BERT (from the ACL export)", "doi": "https://doi.org/10.18653/V1/N19-1423",
+            "abstract": "We introduce a new language representation model called BERT, which stands for ...",
+            "year": 2019, "venue": "NAACL"}  # fmt: skip
+    path, out = _pipeline(tmp_path, [json.dumps(same) + "\n", *LINES[:3]], name="two")
+    text = path.read_text(encoding="utf-8").replace("[outputs]", f'[[sources]]\npath = "{bib}"\n[outputs]')
+    path.write_text(text, encoding="utf-8")
+    report = run_pipeline(load_pipeline_file(path))
+    r = report.records
+    assert r["read"] == r["kept"] + r["rejected"]
+    assert r["rejected_by_reason"]["merged duplicate"] == 1
+    rejects = [json.loads(line) for line in (out / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    merged = [x for x in rejects if x["kind"] == "merged duplicate"]
+    assert [(x["id"], x["reason"]) for x in merged] == [
+        ("devlin2019bert", "same doi as acl:N19-1423 (10.18653/v1/n19-1423): merged into it")
+    ]
+    assert "Pre-training of Deep Bidirectional" in merged[0]["raw"]
+
+
+@pytest.mark.parametrize("name", ["sample.toml", "acl-full.toml", "bibtex.toml"])
+def test_shipped_pipelines_are_valid(name):
+    spec = load_pipeline_file(ROOT / "pipelines" / name)
+    assert spec.sources and spec.outputs.report
+
+
+def test_bibtex_pipeline_runs_on_a_zotero_export(tmp_path, in_root):
+    bib = ROOT / "tests" / "data" / "readers" / "zotero.bib"
+    sets = [f"sources.0.path={bib}"] + [f"outputs.{k}={tmp_path / k}" for k in
+                                         ("store", "html", "mentions", "rejects", "report", "cache")]  # fmt: skip
+    report = run_pipeline(load_pipeline_file(ROOT / "pipelines" / "bibtex.toml", sets))
+    assert (report.records["read"], report.records["kept"]) == (6, 2)
+    assert report.records["rejected_by_reason"] == {"duplicate id": 1, "malformed BibTeX": 2, "undecodable text": 1}

@@ -21,6 +21,7 @@ from kg.extract.cache import ExtractionCache, namespace
 from kg.link import cooccurrence, link_papers
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records
+from kg.read.dedupe import dedupe_papers
 from kg.records import Extraction, Mention, Paper, Reject
 from kg.store import write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
@@ -89,6 +90,8 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
                         rej.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
                     else:
                         papers.append(item)
+        if spec.read.dedupe and len(spec.sources) > 1:
+            papers = _merge_duplicates(papers, rejects, out.rejects)
     report.records = {
         "read": n[0],
         "kept": len(papers),
@@ -170,6 +173,25 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     out.report.parent.mkdir(parents=True, exist_ok=True)
     out.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return report
+
+
+def _merge_duplicates(papers: list[Paper], rejects: Counter[str], path: Path) -> list[Paper]:
+    """The same paper from several sources (same DOI, arXiv id or title) kept once, the rest merged in.
+
+    A merged record is listed in the rejects file with the paper it went into, so it is never lost.
+    """
+    deduped = dedupe_papers(papers)
+    originals = {p.id: p for p in papers}
+    with path.open("a", encoding="utf-8") as fh:
+        for m in deduped.merged:
+            log.warning("merged %s into %s (same %s: %s)", m.id, m.into, m.key, m.value)
+            rejects["merged duplicate"] += 1
+            paper = originals[m.id]
+            reason = f"same {m.key} as {m.into} ({m.value}): merged into it"
+            entry = {"source": None, "line": None, "id": m.id, "kind": "merged duplicate", "reason": reason,
+                     "raw": json.dumps(asdict(paper), ensure_ascii=False, default=str)}  # fmt: skip
+            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    return deduped.papers
 
 
 def extract_cached(

@@ -24,12 +24,14 @@ class _Section(BaseModel):
 
 class Source(_Section):
     path: Path
-    format: str = Field("auto", pattern="^(auto|jsonl|csv)$")
+    format: Literal["auto", "jsonl", "csv", "bibtex", "ris", "openalex", "arxiv", "s2"] = "auto"
 
 
 class ReadSettings(_Section):
     max_abstract_chars: int = Field(20_000, gt=0)
     min_abstract_chars: int = Field(20, ge=1)
+    #: With several sources, merge the same paper (same DOI, arXiv id or title) into one.
+    dedupe: bool = True
 
 
 class ExtractSettings(_Section):
@@ -130,9 +132,17 @@ def _apply_override(data: dict[str, Any], item: str, path: Path) -> None:
         value: Any = json.loads(raw)
     except json.JSONDecodeError:
         value = raw
-    node = data
+    node: Any = data
     for k in keys[:-1]:
-        node = node.setdefault(k, {})
-        if not isinstance(node, dict):
+        if isinstance(node, list) and k.isdigit() and int(k) < len(node):
+            node = node[int(k)]  # sources.0.path
+        elif isinstance(node, dict):
+            node = node.setdefault(k, {})
+        else:
             raise ConfigError(f"override {item!r}: {k} in {path} is not a section")
-    node[keys[-1]] = value
+    if isinstance(node, list) and keys[-1].isdigit() and int(keys[-1]) < len(node):
+        node[int(keys[-1])] = value
+    elif isinstance(node, dict):
+        node[keys[-1]] = value
+    else:
+        raise ConfigError(f"override {item!r}: cannot set {keys[-1]} in {path}")

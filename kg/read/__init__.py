@@ -5,11 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from kg.read.formats import FORMATS, RawRecord, detect_format, iter_raw
+from kg.read.dedupe import Deduped, Merged, dedupe_papers
+from kg.read.formats import FORMATS, RawRecord, detect_format, iter_raw, sniff_format
 from kg.read.validate import Validator
 from kg.records import Paper, Reject
 
-__all__ = ["FORMATS", "RawRecord", "Validator", "detect_format", "iter_raw", "read_records"]
+__all__ = [
+    "FORMATS",
+    "Deduped",
+    "Merged",
+    "RawRecord",
+    "Validator",
+    "dedupe_papers",
+    "detect_format",
+    "iter_raw",
+    "read_records",
+    "sniff_format",
+]
 
 
 def read_records(

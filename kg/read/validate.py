@@ -39,7 +39,8 @@ class Validator:
 
     def check(self, rec: RawRecord) -> Paper | Reject:
         if rec.fields is None:
-            return self._reject(rec, None, rec.error_kind or "unreadable record", rec.error)
+            # A reader may still know the id of a broken entry (a BibTeX key, an OpenAlex id).
+            return self._reject(rec, rec.id, rec.error_kind or "unreadable record", rec.error)
         fields = rec.fields
         rid = _text(fields.get("id"))
         if not rid:

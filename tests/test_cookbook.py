@@ -79,3 +79,16 @@ def neo4j_sample(neo4j_server, sample_run):
     query_neo4j(neo4j_server, "MATCH (n) DETACH DELETE n", write=True)
     write_neo4j(read_embedded(out / "kg.lbug"), neo4j_server)
     return neo4j_server
+
+
+def test_query_view_is_the_same_from_both_stores(sample_run, neo4j_sample):
+    from kg.viz import graph_from_rows
+
+    out, _ = sample_run
+    G = read_embedded(out / "kg.lbug")
+    q = "MATCH p = (a:Paper)-[:MENTIONS]->(c:Concept {key: $k}) RETURN p"
+    from_embedded = graph_from_rows(query_embedded(out / "kg.lbug", q, {"k": "large language model"}).rows, G)
+    from_neo4j = graph_from_rows(query_neo4j(neo4j_sample, q, {"k": "large language model"}).rows, G)
+    assert from_embedded.number_of_nodes() > 10
+    assert sorted(from_embedded.nodes) == sorted(from_neo4j.nodes)
+    assert sorted(map(sorted, from_embedded.edges)) == sorted(map(sorted, from_neo4j.edges))

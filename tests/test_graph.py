@@ -89,3 +89,41 @@ def test_knowledge_graph_combines_all_relations():
     G = knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
     rels = sorted(d["rel"] for _, _, d in G.edges(data=True))
     assert rels == ["CO_OCCURS", "MENTIONS", "MENTIONS", "MENTIONS", "MENTIONS", "SHARES_CONCEPTS"]
+
+
+def _brute_force_links(B, *, min_shared=1, min_weight=0.0, max_df=0.1, top_k=20):
+    """Every pair, in plain Python: what link_papers must equal."""
+    import math
+    from collections import defaultdict
+
+    papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
+    n, cap = len(papers), max(2, int(max_df * len(papers)))
+    idf = {c: math.log(1 + n / B.in_degree(c)) for c, k in B.nodes(data="kind")
+           if k == "Concept" and 2 <= B.in_degree(c) <= cap}  # fmt: skip
+    edges = {}
+    for p in papers:
+        scores, shared = defaultdict(float), defaultdict(list)
+        for c in B.successors(p):
+            for q in B.predecessors(c) if c in idf else []:
+                if q != p:
+                    scores[q] += idf[c]
+                    shared[q].append(c)
+        ranked = sorted((q for q in scores if len(shared[q]) >= min_shared and scores[q] >= min_weight),
+                        key=lambda q: (-scores[q], q))  # fmt: skip
+        for q in ranked[:top_k]:
+            keys = [c.removeprefix("concept:") for c in sorted(shared[q], key=lambda c: (-idf[c], c))]
+            edges[tuple(sorted((p, q)))] = (round(scores[q], 6), len(keys), keys)
+    return edges
+
+
+def test_link_papers_equals_brute_force_on_random_graphs():
+    import random
+
+    rng = random.Random(3)
+    for trial in range(20):
+        spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(30)], rng.randint(0, 6)) for i in range(40)}
+        B = _graph(spec)
+        kw = {"max_df": rng.choice([0.1, 0.3, 1.0]), "top_k": rng.choice([1, 3, 20]), "min_shared": rng.choice([1, 2])}
+        P = link_papers(B, **kw)
+        got = {tuple(sorted((u, v))): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in P.edges(data=True)}
+        assert got == _brute_force_links(B, **kw), (trial, kw)

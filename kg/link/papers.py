@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 
 import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+#: Papers scored together; bounds the memory of one block of the paper x paper product.
+BLOCK = 2000
 
 
 def link_papers(
@@ -19,9 +23,11 @@ def link_papers(
     """Link papers that share concepts, rare concepts counting more.
 
     A shared concept ``c`` adds ``log(1 + N / df(c))`` to the weight (N papers, df(c) papers
-    mention c). Built from an inverted index, not a projection over all pairs: concepts in
-    more than ``max_df`` of the papers are skipped and each paper keeps its ``top_k``
-    strongest neighbours, so the work grows with the postings, not with N².
+    mention c). Concepts in more than ``max_df`` of the papers are skipped and each paper
+    keeps its ``top_k`` strongest neighbours, so the work grows with the postings of the
+    concepts kept, not with N². The scores come from a sparse paper x concept matrix
+    multiplied by its transpose in blocks of rows (networkx's bipartite projections build
+    every pair in Python, which does not scale to a corpus).
 
     Parameters
     ----------
@@ -50,38 +56,45 @@ def link_papers(
     >>> list(P.edges(data="shared"))
     [('paper:a', 'paper:b', ['x'])]
     """
-    papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
+    papers = sorted(n for n, kind in B.nodes(data="kind") if kind == "Paper")
     P = nx.Graph()
     P.add_nodes_from((n, B.nodes[n]) for n in papers)
     n_papers = len(papers)
     cap = max(2, int(max_df * n_papers))
-    idf: dict[str, float] = {}
-    for node, kind in B.nodes(data="kind"):
-        if kind == "Concept":
-            df = B.in_degree(node)
-            if 2 <= df <= cap:
-                idf[node] = math.log(1 + n_papers / df)
-    for p in papers:
-        scores: dict[str, float] = defaultdict(float)
-        shared: dict[str, list[str]] = defaultdict(list)
-        for c in B.successors(p):
-            if c not in idf:
-                continue
-            for q in B.predecessors(c):
-                if q != p:
-                    scores[q] += idf[c]
-                    shared[q].append(c)
-        ranked = sorted(
-            (q for q in scores if len(shared[q]) >= min_shared and scores[q] >= min_weight),
-            key=lambda q: (-scores[q], q),
-        )
-        for q in ranked[:top_k]:
-            keys = sorted(shared[q], key=lambda c: (-idf[c], c))
-            P.add_edge(
-                p,
-                q,
-                weight=round(scores[q], 6),
-                n_shared=len(keys),
-                shared=[B.nodes[c].get("key", c.removeprefix("concept:")) for c in keys],
-            )
+    concepts = sorted(n for n, kind in B.nodes(data="kind") if kind == "Concept" and 2 <= B.in_degree(n) <= cap)
+    if not papers or not concepts:
+        return P
+    row = {p: i for i, p in enumerate(papers)}
+    col = {c: j for j, c in enumerate(concepts)}
+    idf = np.array([math.log(1 + n_papers / B.in_degree(c)) for c in concepts])
+    rows, cols = [], []
+    for c in concepts:
+        for p in B.predecessors(c):
+            rows.append(row[p])
+            cols.append(col[c])
+    X = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_papers, len(concepts)))
+    XW = X @ sp.diags(idf)
+    XT = X.T.tocsr()
+    chosen: set[tuple[int, int]] = set()
+    for start in range(0, n_papers, BLOCK):
+        block = slice(start, min(start + BLOCK, n_papers))
+        scores = (XW[block] @ XT).tocsr()
+        counts = (X[block] @ XT).tocsr()
+        for i in range(scores.shape[0]):
+            a, b = scores.indptr[i], scores.indptr[i + 1]
+            js, ws = scores.indices[a:b], scores.data[a:b]
+            ns = counts[i, js].toarray().ravel() if len(js) else np.array([])
+            p = start + i
+            keep = (js != p) & (ns >= min_shared) & (ws >= min_weight)
+            js, ws = js[keep], ws[keep]
+            # strongest first; ties by paper id, as the ids are sorted
+            order = np.lexsort((js, -np.round(ws, 9)))[:top_k]
+            chosen.update((min(p, int(q)), max(p, int(q))) for q in js[order])
+    keys = {c: B.nodes[c].get("key", c.removeprefix("concept:")) for c in concepts}
+    idf_of = dict(zip(concepts, idf.tolist(), strict=True))
+    for i, j in sorted(chosen):
+        u, v = papers[i], papers[j]
+        shared = sorted(set(B.successors(u)) & set(B.successors(v)) & col.keys(), key=lambda c: (-idf_of[c], c))
+        weight = sum(idf_of[c] for c in shared)
+        P.add_edge(u, v, weight=round(weight, 6), n_shared=len(shared), shared=[keys[c] for c in shared])
     return P

@@ -46,6 +46,7 @@ class RunReport:
     outputs: dict[str, str] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
     peak_memory_mb: float = 0.0
+    peak_worker_memory_mb: float = 0.0
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,6 +170,8 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
 
     report.seconds = round(time.perf_counter() - started, 3)
     report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    # the largest worker process (spaCy's n_process workers end before this point)
+    report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     report.outputs["report"] = str(out.report)
     out.report.parent.mkdir(parents=True, exist_ok=True)
     out.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

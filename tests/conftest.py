@@ -36,6 +36,7 @@ OUTPUTS = {
     "mentions": "mentions.jsonl",
     "rejects": "rejects.jsonl",
     "report": "report.json",
+    "cache": "cache.sqlite",
 }
 
 

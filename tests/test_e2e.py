@@ -59,6 +59,7 @@ def run(tmp_path_factory):
             "mentions": "m.jsonl",
             "rejects": "r.jsonl",
             "report": "report.json",
+            "cache": "cache.sqlite",
         }.items()
     ]
     args = [sys.executable, "-m", "kg", "run", str(pipeline), "--quiet"]
@@ -117,7 +118,8 @@ def test_report_has_every_figure(run):
     assert set(report["stages"]) == {"read", "extract", "build", "link", "store", "visualise"}
     assert report["versions"]["model"].startswith("kg_concepts-")
     assert report["peak_memory_mb"] > 0
-    assert set(report["outputs"]) == {"rejects", "mentions", "store", "html", "html_concepts", "html_papers", "report"}
+    assert set(report["outputs"]) == {"rejects", "cache", "mentions", "store", "html", "html_concepts", "html_papers",
+                                      "report"}  # fmt: skip
 
 
 def test_readme_cookbook_runs_on_the_sample(run):

@@ -9,10 +9,11 @@ import resource
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+import networkx as nx
 
 import kg
 from kg.build import build_graph, knowledge_graph
@@ -53,15 +54,17 @@ class RunReport:
         return asdict(self)
 
 
-@contextmanager
-def _stage(report: RunReport, name: str, count: list[int]) -> Iterator[None]:
-    log.info("stage %s: start", name)
-    t0 = time.perf_counter()
-    yield
-    secs = time.perf_counter() - t0
-    n = count[0]
-    report.stages[name] = {"seconds": round(secs, 3), "items": n, "per_second": round(n / secs, 1) if secs else 0.0}
-    log.info("stage %s: %d items in %.2fs", name, n, secs)
+@dataclass
+class _Run:
+    """What the stages of one run share: the settings, the report, and the data so far."""
+
+    spec: PipelineSpec
+    report: RunReport
+    progress: Progress | None = None
+    papers: list[Paper] = field(default_factory=list)
+    extractions: list[Extraction] = field(default_factory=list)
+    B: nx.DiGraph = field(default_factory=nx.DiGraph)
+    G: nx.DiGraph = field(default_factory=nx.DiGraph)
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -70,112 +73,139 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
     """
     started = time.perf_counter()
-    out = spec.outputs
-    report = RunReport(pipeline=spec.name)
-    papers: list[Paper] = []
-    rejects: Counter[str] = Counter()
-
-    n = [0]
-    with _stage(report, "read", n):
-        out.rejects.parent.mkdir(parents=True, exist_ok=True)
-        validator = Validator(
-            max_abstract_chars=spec.read.max_abstract_chars, min_abstract_chars=spec.read.min_abstract_chars
-        )
-        with out.rejects.open("w", encoding="utf-8") as rej:
-            for src in spec.sources:
-                for item in read_records(src.path, fmt=src.format, validator=validator):
-                    n[0] += 1
-                    if isinstance(item, Reject):
-                        log.warning("rejected %s:%d (%s): %s", item.source, item.line, item.id or "no id", item.reason)
-                        rejects[item.kind] += 1
-                        rej.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-                    else:
-                        papers.append(item)
-        if spec.read.dedupe and len(spec.sources) > 1:
-            papers = _merge_duplicates(papers, rejects, out.rejects)
-    report.records = {
-        "read": n[0],
-        "kept": len(papers),
-        "rejected": sum(rejects.values()),
-        "rejected_by_reason": dict(sorted(rejects.items())),
-    }
-    report.outputs["rejects"] = str(out.rejects)
-
-    n = [0]
-    extractions: list[Extraction] = []
-    with _stage(report, "extract", n):
-        nlp = load_pipeline(spec.extract.model)
-        report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
-        cache = (
-            ExtractionCache(out.cache, namespace=namespace(report.versions["model"], kg.__version__))
-            if out.cache
-            else None
-        )
-        try:
-            extractions, hits = extract_cached(papers, spec, nlp=nlp, cache=cache, progress=progress)
-        finally:
-            if cache:
-                cache.close()
-        n[0] = len(extractions)
-        report.cache = {"hits": hits, "extracted": len(papers) - hits}
-        if out.cache:
-            report.outputs["cache"] = str(out.cache)
-        if out.mentions:
-            write_mentions(extractions, out.mentions)
-            report.outputs["mentions"] = str(out.mentions)
-    all_mentions = [m for x in extractions for m in x.mentions]
-    report.mentions = {
-        "total": len(all_mentions),
-        "by_type": dict(sorted(Counter(m.type for m in all_mentions).items())),
-        "by_role": dict(sorted(Counter(m.role for m in all_mentions).items())),
-    }
-
-    n = [len(papers)]
-    with _stage(report, "build", n):
-        B = build_graph(papers, extractions)
-    report.concepts = dict(sorted(Counter(d["type"] for _, d in B.nodes(data=True) if d["kind"] == "Concept").items()))
-
-    with _stage(report, "link", n):
-        P = link_papers(
-            B,
-            min_shared=spec.link.min_shared,
-            min_weight=spec.link.min_weight,
-            max_df=spec.link.max_df,
-            top_k=spec.link.top_k,
-        )
-        C = cooccurrence(B, min_papers=spec.link.min_cooccurrence)
-        G = knowledge_graph(B, P, C)
-    report.graph = {
-        "nodes": dict(sorted(Counter(d["kind"] for _, d in G.nodes(data=True)).items())),
-        "edges": dict(sorted(Counter(d["rel"] for _, _, d in G.edges(data=True)).items())),
-    }
-
-    if out.store:
-        n = [G.number_of_nodes() + G.number_of_edges()]
-        with _stage(report, "store", n):
-            write_embedded(G, out.store)
-        report.outputs["store"] = str(out.store)
-
-    if out.html:
-        with _stage(report, "visualise", n):
-            viz = write_html(full_view(G), out.html, G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes)
-            n[0] = viz.nodes
-            report.outputs["html"] = str(out.html)
-            for name in spec.viz.views:
-                page = out.html.with_name(f"{name}.html")
-                H = concept_map(G) if name == "concepts" else paper_map(G)
-                n[0] += write_html(H, page, G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
-                                   max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
-                report.outputs[f"html_{name}"] = str(page)
-
+    run = _Run(spec, RunReport(pipeline=spec.name), progress)
+    for name, stage in STAGES:
+        log.info("stage %s: start", name)
+        t0 = time.perf_counter()
+        items = stage(run)
+        if items is None:
+            continue
+        secs = time.perf_counter() - t0
+        run.report.stages[name] = {"seconds": round(secs, 3), "items": items,
+                                   "per_second": round(items / secs, 1) if secs else 0.0}  # fmt: skip
+        log.info("stage %s: %d items in %.2fs", name, items, secs)
+    report = run.report
     report.seconds = round(time.perf_counter() - started, 3)
     report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     # the largest worker process (spaCy's n_process workers end before this point)
     report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
-    report.outputs["report"] = str(out.report)
-    out.report.parent.mkdir(parents=True, exist_ok=True)
-    out.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    report.outputs["report"] = str(spec.outputs.report)
+    spec.outputs.report.parent.mkdir(parents=True, exist_ok=True)
+    spec.outputs.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return report
+
+
+def read_stage(run: _Run) -> int:
+    """Records from every source; the rejects file gets every record that cannot be used."""
+    spec, out = run.spec, run.spec.outputs
+    rejects: Counter[str] = Counter()
+    read = 0
+    out.rejects.parent.mkdir(parents=True, exist_ok=True)
+    validator = Validator(
+        max_abstract_chars=spec.read.max_abstract_chars, min_abstract_chars=spec.read.min_abstract_chars
+    )
+    with out.rejects.open("w", encoding="utf-8") as rej:
+        for src in spec.sources:
+            for item in read_records(src.path, fmt=src.format, validator=validator):
+                read += 1
+                if isinstance(item, Reject):
+                    log.warning("rejected %s:%d (%s): %s", item.source, item.line, item.id or "no id", item.reason)
+                    rejects[item.kind] += 1
+                    rej.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+                else:
+                    run.papers.append(item)
+    if spec.read.dedupe and len(spec.sources) > 1:
+        run.papers = _merge_duplicates(run.papers, rejects, out.rejects)
+    run.report.records = {
+        "read": read,
+        "kept": len(run.papers),
+        "rejected": sum(rejects.values()),
+        "rejected_by_reason": dict(sorted(rejects.items())),
+    }
+    run.report.outputs["rejects"] = str(out.rejects)
+    return read
+
+
+def extract_stage(run: _Run) -> int:
+    """Mentions of every paper, from the cache or the model; written to the mentions file."""
+    spec, out, report = run.spec, run.spec.outputs, run.report
+    nlp = load_pipeline(spec.extract.model)
+    report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
+    cache = (
+        ExtractionCache(out.cache, namespace=namespace(report.versions["model"], kg.__version__)) if out.cache else None
+    )
+    try:
+        run.extractions, hits = extract_cached(run.papers, spec, nlp=nlp, cache=cache, progress=run.progress)
+    finally:
+        if cache:
+            cache.close()
+    report.cache = {"hits": hits, "extracted": len(run.papers) - hits}
+    if out.cache:
+        report.outputs["cache"] = str(out.cache)
+    if out.mentions:
+        write_mentions(run.extractions, out.mentions)
+        report.outputs["mentions"] = str(out.mentions)
+    mentions = [m for x in run.extractions for m in x.mentions]
+    report.mentions = {
+        "total": len(mentions),
+        "by_type": dict(sorted(Counter(m.type for m in mentions).items())),
+        "by_role": dict(sorted(Counter(m.role for m in mentions).items())),
+    }
+    return len(run.extractions)
+
+
+def build_stage(run: _Run) -> int:
+    run.B = build_graph(run.papers, run.extractions)
+    kinds = Counter(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
+    run.report.concepts = dict(sorted(kinds.items()))
+    return len(run.papers)
+
+
+def link_stage(run: _Run) -> int:
+    link = run.spec.link
+    P = link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
+                    top_k=link.top_k)  # fmt: skip
+    C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
+    run.G = knowledge_graph(run.B, P, C)
+    run.report.graph = {
+        "nodes": dict(sorted(Counter(d["kind"] for _, d in run.G.nodes(data=True)).items())),
+        "edges": dict(sorted(Counter(d["rel"] for _, _, d in run.G.edges(data=True)).items())),
+    }
+    return len(run.papers)
+
+
+def store_stage(run: _Run) -> int | None:
+    if not run.spec.outputs.store:
+        return None
+    write_embedded(run.G, run.spec.outputs.store)
+    run.report.outputs["store"] = str(run.spec.outputs.store)
+    return run.G.number_of_nodes() + run.G.number_of_edges()
+
+
+def visualise_stage(run: _Run) -> int | None:
+    spec, G = run.spec, run.G
+    if not spec.outputs.html:
+        return None
+    shown = write_html(full_view(G), spec.outputs.html, G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes).nodes
+    run.report.outputs["html"] = str(spec.outputs.html)
+    for name in spec.viz.views:
+        page = spec.outputs.html.with_name(f"{name}.html")
+        H = concept_map(G) if name == "concepts" else paper_map(G)
+        shown += write_html(H, page, G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
+                            max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+        run.report.outputs[f"html_{name}"] = str(page)
+    return shown
+
+
+#: The stages of every run, in order; each returns the items it handled (None: skipped).
+STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
+    ("read", read_stage),
+    ("extract", extract_stage),
+    ("build", build_stage),
+    ("link", link_stage),
+    ("store", store_stage),
+    ("visualise", visualise_stage),
+]
 
 
 def _merge_duplicates(papers: list[Paper], rejects: Counter[str], path: Path) -> list[Paper]:

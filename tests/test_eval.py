@@ -78,3 +78,14 @@ def test_shipped_model_scores_above_its_floor_on_dev():
     assert s.exact["micro"].f1 >= 0.45, s.as_dict()
     assert s.exact["Task"].f1 >= 0.30, s.as_dict()
     assert s.overlap["micro"].f1 >= 0.60, s.as_dict()
+
+
+def test_role_accuracy_on_hand_checked_mentions():
+    # 60 mentions from the bundled sample, their roles checked by hand (tests/data/roles-gold.jsonl).
+    from kg.extract.evaluate import role_accuracy
+    from tests.conftest import ROOT, SAMPLE
+
+    abstracts = {r["id"]: r["abstract"] for r in map(json.loads, SAMPLE.read_text(encoding="utf-8").splitlines())}
+    accuracy, n = role_accuracy(ROOT / "tests" / "data" / "roles-gold.jsonl", abstracts)
+    assert n == 60
+    assert accuracy >= 0.70, accuracy

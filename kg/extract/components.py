@@ -130,6 +130,8 @@ class Roles:
         self.self_ref = [tuple(s.split()) for s in conf["self_reference"]]
         self.propose = frozenset(conf["propose_verbs"])
         self.novelty = frozenset(conf["novelty"])
+        self.possessive = frozenset(conf.get("possessive", []))
+        self.define_problem = frozenset(conf.get("define_problem", []))
         self.use = frozenset(conf["use_cues"])
         self.address = frozenset(conf["address_cues"])
         self.window = int(conf.get("window", 8))
@@ -144,9 +146,11 @@ class Roles:
         left = [t.lower_ for t in span.doc[max(sent.start, span.start - self.window) : span.start]]
         words = [t.lower_ for t in sent]
         self_ref = any(_contains(words, phrase) for phrase in self.self_ref)
-        if left[-3:] and self.novelty & set(left[-3:]):
+        if (left[-3:] and self.novelty & set(left[-3:])) or (left and left[-1] in self.possessive):
             return "proposes"
         if span.label_ != "Problem" and self_ref and self.propose & set(left) and not self.use & set(left):
+            return "proposes"
+        if span.label_ == "Problem" and self_ref and self.define_problem & set(left):
             return "proposes"
         if span.label_ == "Problem":
             return "addresses" if self_ref or self.address & set(left) else "mentions"

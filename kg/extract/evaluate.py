@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kg.extract.scierc import GoldDoc, read_scierc
 from kg.records import Extraction, Mention, Paper
@@ -129,3 +130,30 @@ def evaluate(
     result = score(gold, {x.id: x.mentions for x in xs})
     result.seconds = seconds
     return result
+
+
+def role_accuracy(gold_path: str | Path, abstracts: dict[str, str], *, nlp: Any = None) -> tuple[float, int]:
+    """Share of hand-checked mentions whose role kg gets right, and how many were checked.
+
+    Each gold line gives a paper id, the mention's offsets and type, and the right ``role``;
+    the mention is given to kg's own components as the NER would, so only the role rules are
+    scored.
+    """
+    import json
+
+    from kg.extract.pipeline import load_pipeline, mentions
+
+    nlp = nlp or load_pipeline()
+    label = {"Problem": "Task", "Method": "Method", "Technique": "Method"}
+    right = total = 0
+    with Path(gold_path).open(encoding="utf-8") as fh:
+        for line in fh:
+            g = json.loads(line)
+            doc = nlp.make_doc(abstracts[g["id"]])
+            doc.ents = [doc.char_span(g["start"], g["end"], label=label[g["type"]], alignment_mode="expand")]
+            for name in ("sentencizer", "kg_concepts", "kg_roles"):
+                doc = nlp.get_pipe(name)(doc)
+            found = [m for m in mentions(doc) if m.start <= g["start"] < m.end or g["start"] <= m.start < g["end"]]
+            total += 1
+            right += bool(found) and found[0].role == g["role"]
+    return (right / total if total else 0.0), total

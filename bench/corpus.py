@@ -1,11 +1,12 @@
 """The full ACL corpus (61,880 abstracts) through the default stages, then again with 1,000 new papers.
 
-Run 1 starts from an empty cache: read, extract (all cores), build, link, embedded store and
-a capped HTML view. Run 2 adds 1,000 new papers (real corpus abstracts with their sentences in
+Each run is a `kg run pipelines/acl-full.toml` process, as a user would start it. Run 1
+starts from an empty cache: read, extract (all cores), build, link, embedded store and a
+capped HTML view. Run 2 adds 1,000 new papers (real corpus abstracts with their sentences in
 reverse order and new ids, so their text is new to the cache) and runs again: only those are
-extracted. Peak memory is the largest sum of the resident memory of kg and its worker
-processes, sampled every 0.2 s. Prints per-stage figures, then one JSON line.
-Run: .venv/bin/python bench/corpus.py
+extracted. Peak memory is the largest sum of the proportional set size (PSS: shared pages
+counted once) of kg and its worker processes, sampled every 0.2 s. Prints per-stage figures,
+then one JSON line. Run: .venv/bin/python bench/corpus.py
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ import gzip
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
-
-from kg.pipeline import load_pipeline_file, run_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "acl-anthology-abstracts.jsonl.gz"
@@ -28,9 +28,10 @@ PIPELINE = ROOT / "pipelines" / "acl-full.toml"
 
 
 class PeakMemory:
-    """Peak of the summed RSS of this process and its descendants, from /proc."""
+    """Peak of the summed PSS of a process and its descendants, from /proc."""
 
-    def __init__(self) -> None:
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
         self.peak = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -45,32 +46,32 @@ class PeakMemory:
 
     def _run(self) -> None:
         while not self._stop.wait(0.2):
-            self.peak = max(self.peak, _tree_rss(os.getpid()))
+            self.peak = max(self.peak, _tree_pss(self.pid))
 
 
-def _tree_rss(root: int) -> int:
+def _tree_pss(root: int) -> int:
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            status = Path(f"/proc/{entry}/status").read_text()
-        except OSError:
-            continue
-        ppid = re.search(r"^PPid:\s+(\d+)", status, re.M)
-        vm = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
-        if ppid:
-            parents[int(entry)] = int(ppid.group(1))
-        if vm:
-            rss[int(entry)] = int(vm.group(1)) * 1024
-    total, frontier = rss.get(root, 0), [root]
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    tree, frontier = [root], [root]
     while frontier:
         pid = frontier.pop()
-        for child, parent in parents.items():
-            if parent == pid:
-                total += rss.get(child, 0)
-                frontier.append(child)
+        children = [c for c, p in parents.items() if p == pid]
+        tree += children
+        frontier += children
+    total = 0
+    for pid in tree:
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        pss = re.search(r"^Pss:\s+(\d+) kB", rollup, re.M)
+        total += int(pss.group(1)) * 1024 if pss else 0
     return total
 
 
@@ -86,19 +87,24 @@ def new_papers(n: int, dest: Path) -> None:
             out.write(json.dumps(rec, ensure_ascii=False) + "\n")
 
 
-def run(overrides: list[str]) -> dict[str, object]:
-    spec = load_pipeline_file(PIPELINE, overrides)
-    with PeakMemory() as mem:
-        t0 = time.perf_counter()
-        report = run_pipeline(spec)
-        wall = time.perf_counter() - t0
+def run(overrides: list[str], report_path: Path) -> dict[str, object]:
+    args = [sys.executable, "-m", "kg", "run", str(PIPELINE), "--quiet"]
+    for item in overrides:
+        args += ["--set", item]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL)
+    with PeakMemory(proc.pid) as mem:
+        if proc.wait() != 0:
+            raise SystemExit(f"kg run failed: {args}")
+    wall = time.perf_counter() - t0
+    report = json.loads(report_path.read_text(encoding="utf-8"))
     figures = {
         "wall_s": round(wall, 1),
         "peak_memory_mb": round(mem.peak / 2**20, 1),
-        "records": report.records,
-        "cache": report.cache,
-        "stages": report.stages,
-        "graph": report.graph,
+        "records": report["records"],
+        "cache": report["cache"],
+        "stages": report["stages"],
+        "graph": report["graph"],
     }
     print(json.dumps(figures, indent=1), file=sys.stderr)
     return figures
@@ -109,11 +115,11 @@ def main() -> None:
     outputs = {"store": "kg.lbug", "html": "graph.html", "mentions": "mentions.jsonl", "rejects": "rejects.jsonl",
                "report": "report.json", "cache": "cache/extract.sqlite"}  # fmt: skip
     sets = [f"outputs.{k}={tmp / v}" for k, v in outputs.items()] + [f"extract.n_process={os.cpu_count() or 1}"]
-    first = run(sets)
+    first = run(sets, tmp / "report.json")
     extra = tmp / "new-1000.jsonl"
     new_papers(1000, extra)
     spec_sources = f'sources=[{{"path": "{CORPUS}"}}, {{"path": "{extra}"}}]'
-    second = run([*sets, spec_sources])
+    second = run([*sets, spec_sources], tmp / "report.json")
     print(json.dumps({
         "bench": "corpus",
         "papers": first["records"]["kept"],  # type: ignore[index]

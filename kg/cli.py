@@ -361,6 +361,39 @@ def viz(
     typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")
 
 
+@app.command()
+def report(
+    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("out/report.html"),
+    markdown: Annotated[Path | None, typer.Option(help="Markdown file (default: beside the HTML).")] = None,
+    db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
+    neo4j: Annotated[bool, typer.Option("--neo4j", help="Read the graph from Neo4j (NEO4J_URI, ...).")] = False,
+    run_report: Annotated[
+        Path | None, typer.Option(help="The run's JSON report, for the data-quality figures (default out/report.json).")
+    ] = None,
+) -> None:
+    """Write what the graph tells a researcher: communities, rankings, trends, with charts (HTML and Markdown).
+
+    Example: kg report -o out/report.html
+    """
+    from kg.analyse import analyse
+    from kg.report import write_report
+
+    if neo4j:
+        from kg.store.neo4j import Neo4jSettings, read_neo4j
+
+        G = read_neo4j(Neo4jSettings.from_env())
+    else:
+        from kg.store import read_embedded
+
+        G = read_embedded(db)
+    run_path = run_report or Path("out/report.json")
+    run = json.loads(run_path.read_text(encoding="utf-8")) if run_path.is_file() else None
+    pages = {f"{name} view": name + ".html" for name in ("graph", "concepts", "papers")
+             if (output.parent / f"{name}.html").is_file()}  # fmt: skip
+    result = write_report(G, analyse(G), run, output, markdown or output.with_suffix(".md"), links=pages)
+    typer.echo(f"{result.html}\n{result.markdown}")
+
+
 @app.command(name="eval")
 def eval_(
     gold: Annotated[Path, typer.Argument(help="SciERC-format gold file, e.g. ../shared/data/scierc/dev.json.")],

@@ -37,6 +37,8 @@ OUTPUTS = {
     "rejects": "rejects.jsonl",
     "report": "report.json",
     "cache": "cache.sqlite",
+    "report_html": "report.html",
+    "report_md": "report.md",
 }
 
 

@@ -20,7 +20,7 @@ def kg(*args, cwd=ROOT):
 
 
 def test_commands_are_the_documented_ones():
-    assert COMMANDS == ["build", "eval", "export", "extract", "load", "query", "run", "viz"]
+    assert COMMANDS == ["build", "eval", "export", "extract", "load", "query", "report", "run", "viz"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -48,6 +48,9 @@ def params(sample_run):
         "method": method,
         "year": 2024,
         "author": papers[busiest]["authors"][0],
+        "min_papers": 2,
+        "community": 0,
+        "min_degree": 2,
     }
 
 

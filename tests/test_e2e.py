@@ -60,6 +60,8 @@ def run(tmp_path_factory):
             "rejects": "r.jsonl",
             "report": "report.json",
             "cache": "cache.sqlite",
+            "report_html": "report.html",
+            "report_md": "report.md",
         }.items()
     ]
     args = [sys.executable, "-m", "kg", "run", str(pipeline), "--quiet"]
@@ -115,11 +117,11 @@ def test_exact_graph_counts(run):
 
 def test_report_has_every_figure(run):
     _, _, report = run
-    assert set(report["stages"]) == {"read", "extract", "build", "link", "store", "visualise"}
+    assert set(report["stages"]) == {"read", "extract", "build", "link", "analyse", "store", "visualise", "report"}
     assert report["versions"]["model"].startswith("kg_concepts-")
     assert report["peak_memory_mb"] > 0
     assert set(report["outputs"]) == {"rejects", "cache", "mentions", "store", "html", "html_concepts", "html_papers",
-                                      "report"}  # fmt: skip
+                                      "report", "report_html", "report_md"}  # fmt: skip
 
 
 def test_readme_cookbook_runs_on_the_sample(run):

@@ -28,7 +28,7 @@ def _pipeline(tmp_path, records: list[str], name="p", **settings: str):
     text = f'name = "{name}"\n[[sources]]\npath = "{data}"\n[outputs]\n' + "".join(
         f'{k} = "{out / v}"\n' for k, v in
         {"store": "kg.lbug", "html": "graph.html", "mentions": "m.jsonl", "rejects": "r.jsonl", "report": "report.json",
-         "cache": "cache.sqlite"}.items()
+         "cache": "cache.sqlite", "report_html": "report.html", "report_md": "report.md"}.items()
     )  # fmt: skip
     path = tmp_path / f"{name}.toml"
     path.write_text(text, encoding="utf-8")
@@ -178,7 +178,8 @@ def test_shipped_pipelines_are_valid(name):
 def test_bibtex_pipeline_runs_on_a_zotero_export(tmp_path, in_root):
     bib = ROOT / "tests" / "data" / "readers" / "zotero.bib"
     sets = [f"sources.0.path={bib}"] + [f"outputs.{k}={tmp_path / k}" for k in
-                                         ("store", "html", "mentions", "rejects", "report", "cache")]  # fmt: skip
+                                         ("store", "html", "mentions", "rejects", "report", "cache", "report_html",
+                                          "report_md")]  # fmt: skip
     report = run_pipeline(load_pipeline_file(ROOT / "pipelines" / "bibtex.toml", sets))
     assert (report.records["read"], report.records["kept"]) == (6, 2)
     assert report.records["rejected_by_reason"] == {"duplicate id": 1, "malformed BibTeX": 2, "undecodable text": 1}

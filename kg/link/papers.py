@@ -80,10 +80,12 @@ def link_papers(
         block = slice(start, min(start + BLOCK, n_papers))
         scores = (XW[block] @ XT).tocsr()
         counts = (X[block] @ XT).tocsr()
+        # X and XW have the same non-zeros, so both products do too: their arrays line up.
+        scores.sort_indices()
+        counts.sort_indices()
         for i in range(scores.shape[0]):
             a, b = scores.indptr[i], scores.indptr[i + 1]
-            js, ws = scores.indices[a:b], scores.data[a:b]
-            ns = counts[i, js].toarray().ravel() if len(js) else np.array([])
+            js, ws, ns = scores.indices[a:b], scores.data[a:b], counts.data[a:b]
             p = start + i
             keep = (js != p) & (ns >= min_shared) & (ws >= min_weight)
             js, ws = js[keep], ws[keep]

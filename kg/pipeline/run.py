@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import platform
 import resource
 import time
@@ -16,6 +17,7 @@ from typing import Any
 import networkx as nx
 
 import kg
+from kg.analyse import Analytics, analyse, annotate
 from kg.build import build_graph, knowledge_graph
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace
@@ -24,6 +26,7 @@ from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records
 from kg.read.dedupe import dedupe_papers
 from kg.records import Extraction, Mention, Paper, Reject
+from kg.report import write_report
 from kg.store import write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
 
@@ -65,6 +68,7 @@ class _Run:
     extractions: list[Extraction] = field(default_factory=list)
     B: nx.DiGraph = field(default_factory=nx.DiGraph)
     G: nx.DiGraph = field(default_factory=nx.DiGraph)
+    analytics: Analytics | None = None
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -174,6 +178,23 @@ def link_stage(run: _Run) -> int:
     return len(run.papers)
 
 
+def analyse_stage(run: _Run) -> int | None:
+    """Communities, rankings, trends: computed once, stored as properties, drawn in the report."""
+    if not run.spec.analyse.enabled:
+        return None
+    a = analyse(run.G, seed=run.spec.analyse.seed)
+    for note in a.notes:
+        log.info("analyse: %s", note)
+    run.G = annotate(run.G, a)
+    # the pages colour by the same communities, with the same labels
+    run.G.graph["communities"] = {
+        "Concept": {c.number: c.label for c in a.concept_communities.communities},
+        "Paper": {c.number: c.label for c in a.paper_communities.communities},
+    }
+    run.analytics = a
+    return run.G.number_of_nodes()
+
+
 def store_stage(run: _Run) -> int | None:
     if not run.spec.outputs.store:
         return None
@@ -197,14 +218,33 @@ def visualise_stage(run: _Run) -> int | None:
     return shown
 
 
+def report_stage(run: _Run) -> int | None:
+    """The researcher's report of the run: HTML with charts, and Markdown."""
+    out = run.spec.outputs
+    if run.analytics is None or not (out.report_html or out.report_md):
+        return None
+    html = out.report_html or out.report.with_suffix(".html")
+    md = out.report_md or html.with_suffix(".md")
+    pages = {"graph": out.html} if out.html else {}
+    if out.html:
+        pages.update({name: out.html.with_name(f"{name}.html") for name in run.spec.viz.views})
+    links = {f"{name} view": os.path.relpath(page, html.parent) for name, page in pages.items()}
+    write_report(run.G, run.analytics, run.report.to_dict(), html, md, links=links)
+    run.report.outputs["report_html"] = str(html)
+    run.report.outputs["report_md"] = str(md)
+    return 1
+
+
 #: The stages of every run, in order; each returns the items it handled (None: skipped).
 STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
     ("read", read_stage),
     ("extract", extract_stage),
     ("build", build_stage),
     ("link", link_stage),
+    ("analyse", analyse_stage),
     ("store", store_stage),
     ("visualise", visualise_stage),
+    ("report", report_stage),
 ]
 
 

@@ -62,6 +62,11 @@ class VizSettings(_Section):
     views: list[Literal["concepts", "papers"]] = Field(default_factory=lambda: ["concepts", "papers"])  # type: ignore[arg-type]
 
 
+class AnalyseSettings(_Section):
+    enabled: bool = True
+    seed: int = 7
+
+
 class Outputs(_Section):
     store: Path | None = Path("out/kg.lbug")
     html: Path | None = Path("out/graph.html")
@@ -69,6 +74,8 @@ class Outputs(_Section):
     rejects: Path = Path("out/rejects.jsonl")
     cache: Path | None = Path("out/cache/extract.sqlite")
     report: Path = Path("out/report.json")
+    report_html: Path | None = Path("out/report.html")
+    report_md: Path | None = Path("out/report.md")
 
 
 class PipelineSpec(_Section):
@@ -78,6 +85,7 @@ class PipelineSpec(_Section):
     read: ReadSettings = Field(default_factory=ReadSettings)
     extract: ExtractSettings = Field(default_factory=ExtractSettings)
     link: LinkSettings = Field(default_factory=LinkSettings)
+    analyse: AnalyseSettings = Field(default_factory=AnalyseSettings)
     viz: VizSettings = Field(default_factory=VizSettings)
     outputs: Outputs = Field(default_factory=Outputs)
 

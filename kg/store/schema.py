@@ -23,6 +23,8 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("venue", "STRING"),
         ("extra", "STRING"),
         ("n_concepts", "INT64"),
+        ("community", "INT64"),
+        ("pagerank", "DOUBLE"),
     ],
     "Concept": [
         ("key", "STRING"),
@@ -30,6 +32,14 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("type", "STRING"),
         ("aliases", "STRING[]"),
         ("paper_count", "INT64"),
+        ("community", "INT64"),
+        ("pagerank", "DOUBLE"),
+        ("degree", "INT64"),
+        ("betweenness", "DOUBLE"),
+        ("first_year", "INT64"),
+        ("yearly", "STRING"),
+        ("trend", "DOUBLE"),
+        ("bridge", "DOUBLE"),
     ],
 }
 
@@ -52,6 +62,8 @@ REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
 }
 
 _KEY = {"Paper": "id", "Concept": "key"}
+#: Written by the analyse stage (kg.analyse.annotate); a graph without them reads back without them.
+ANALYTICS = frozenset({"community", "pagerank", "degree", "betweenness", "first_year", "yearly", "trend", "bridge"})
 #: Relationship property in the stores -> edge attribute in networkx.
 _EDGE_ATTR = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
 
@@ -61,8 +73,9 @@ def node_rows(G: nx.DiGraph, label: str) -> Iterator[dict[str, Any]]:
 
     >>> G = nx.DiGraph()
     >>> G.add_node("concept:bert", kind="Concept", key="bert", name="BERT", type="Method", aliases=[], paper_count=2)
-    >>> next(node_rows(G, "Concept"))
-    {'key': 'bert', 'name': 'BERT', 'type': 'Method', 'aliases': [], 'paper_count': 2}
+    >>> row = next(node_rows(G, "Concept"))
+    >>> row["name"], row["paper_count"], row["community"]  # no analyse stage: its properties are null
+    ('BERT', 2, None)
     """
     props = [p for p, _ in NODE_TABLES[label]]
     for _, data in G.nodes(data=True):
@@ -113,6 +126,8 @@ def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
             for p, t in props:
                 if t == "STRING[]" and data[p] is None:  # neo4j-admin import leaves empty lists out
                     data[p] = []
+                elif p in ANALYTICS and data[p] is None:
+                    del data[p]
             if label == "Paper":
                 data["extra"] = json.loads(data["extra"] or "{}")
             G.add_node(node_id[label](row[0]), kind=label, **data)

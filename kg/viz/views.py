@@ -19,7 +19,7 @@ VIEWS = ("graph", "concepts", "papers", "ego", "query")
 
 def _view(G: nx.DiGraph, nodes: Iterable[Any], rels: tuple[str, ...]) -> nx.Graph:
     keep = set(nodes)
-    H = nx.Graph()
+    H = nx.Graph(communities=G.graph.get("communities", {}))
     H.add_nodes_from((n, G.nodes[n]) for n in G if n in keep)
     H.add_edges_from((u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") in rels and u in keep and v in keep)
     return H
@@ -89,6 +89,16 @@ def with_communities(H: nx.Graph, *, seed: int = 7) -> nx.Graph:
     node names.
     """
     if H.number_of_edges() == 0:
+        return H
+    kinds = {d.get("kind") for _, d in H.nodes(data=True)}
+    stored = [d.get("community") for _, d in H.nodes(data=True)]
+    if len(kinds) == 1 and all(isinstance(c, int) and c >= 0 for c in stored):
+        # the analyse stage stored communities: draw those, with its labels when the graph has them
+        labels = H.graph.get("communities", {}).get(next(iter(kinds)), {})
+        groups: dict[int, set[Any]] = {}
+        for n, d in H.nodes(data=True):
+            groups.setdefault(d["community"], set()).add(n)
+        H.graph["communities"] = {i: labels.get(i) or _label(H, members) for i, members in groups.items()}
         return H
     parts = nx.community.louvain_communities(H, weight="weight", seed=seed)
     parts = sorted(parts, key=lambda c: (-len(c), min(c)))

@@ -1,0 +1,7 @@
+// Concepts whose co-occurrences spread over several communities (participation coefficient).
+// params: min_degree (concepts linked to at least this many others), limit
+MATCH (c:Concept)
+WHERE c.bridge > 0 AND c.degree >= $min_degree
+RETURN c.name AS concept, c.type AS type, c.bridge AS bridge, c.degree AS degree, c.community AS community
+ORDER BY bridge DESC, concept
+LIMIT $limit

@@ -1,0 +1,7 @@
+// The most central concepts of a type in the co-occurrence graph (PageRank), with their community.
+// params: type (Method, Technique, Problem, or "" for all), limit
+MATCH (c:Concept)
+WHERE ($type = '' OR c.type = $type) AND c.pagerank IS NOT NULL
+RETURN c.name AS concept, c.type AS type, c.pagerank AS pagerank, c.degree AS degree, c.community AS community
+ORDER BY pagerank DESC, concept
+LIMIT $limit

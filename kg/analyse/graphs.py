@@ -1,0 +1,51 @@
+"""The two projections the analytics run on.
+
+Both projections are new undirected graphs that carry the knowledge graph's node attributes
+across; the knowledge graph itself is never changed.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+
+def concept_graph(G: nx.DiGraph) -> nx.Graph:
+    """Every concept, linked to the concepts it co-occurs with (``CO_OCCURS``, with its ``weight``).
+
+    Concepts without a co-occurrence link are kept, unlinked.
+
+    Examples
+    --------
+    >>> G = nx.DiGraph()
+    >>> G.add_nodes_from(["concept:x", "concept:y", "concept:z"], kind="Concept")
+    >>> G.add_edge("concept:x", "concept:y", rel="CO_OCCURS", weight=3)
+    >>> C = concept_graph(G)
+    >>> sorted(C), list(C.edges(data="weight"))
+    (['concept:x', 'concept:y', 'concept:z'], [('concept:x', 'concept:y', 3)])
+    """
+    return _projection(G, "Concept", "CO_OCCURS")
+
+
+def paper_graph(G: nx.DiGraph) -> nx.Graph:
+    """Every paper, linked to the papers it shares concepts with (``SHARES_CONCEPTS``, with its ``weight``).
+
+    Examples
+    --------
+    >>> G = nx.DiGraph()
+    >>> G.add_nodes_from(["paper:a", "paper:b"], kind="Paper")
+    >>> G.add_edge("paper:a", "paper:b", rel="SHARES_CONCEPTS", weight=1.5, n_shared=1, shared=["x"])
+    >>> paper_graph(G).edges["paper:b", "paper:a"]
+    {'weight': 1.5}
+    """
+    return _projection(G, "Paper", "SHARES_CONCEPTS")
+
+
+def _projection(G: nx.DiGraph, kind: str, rel: str) -> nx.Graph:
+    # Only the nodes of one kind can start a link of ``rel``: walk their out-edges, not every edge.
+    nodes = [n for n, k in G.nodes(data="kind") if k == kind]
+    H = nx.Graph()
+    H.add_nodes_from((n, G.nodes[n]) for n in nodes)
+    H.add_edges_from(
+        (u, v, {"weight": d.get("weight", 1)}) for u in nodes for v, d in G.succ[u].items() if d.get("rel") == rel
+    )
+    return H

@@ -1,0 +1,362 @@
+"""Analytics on small graphs with known answers, and on the bundled sample."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import networkx as nx
+import pytest
+
+from kg.analyse import (
+    CONCEPT_PROPERTIES,
+    PAPER_PROPERTIES,
+    analyse,
+    annotate,
+    bridges,
+    bursts,
+    centrality,
+    communities,
+    concept_graph,
+    louvain,
+    method_problem_pairs,
+    nearest_papers,
+    paper_graph,
+    trends,
+)
+from kg.build import build_graph, knowledge_graph
+from kg.errors import KGError
+from kg.link import cooccurrence, link_papers
+from kg.records import Extraction, Mention, Paper
+from kg.store import read_embedded
+
+MT = [("NMT", "Method"), ("BLEU", "Technique"), ("beam search", "Technique"), ("machine translation", "Problem")]
+NER = [("CRF", "Method"), ("BiLSTM", "Method"), ("gazetteer", "Technique"), ("named entity recognition", "Problem")]
+GENERIC = ("deep learning", "Technique")
+
+
+def _paper(pid: str, year: int | None, concepts: list[tuple[str, str]]) -> tuple[Paper, Extraction]:
+    text = "We study " + ", ".join(name for name, _ in concepts) + "."
+    mentions = []
+    for name, kind in concepts:
+        start = text.index(name)
+        mentions.append(Mention(name, kind, start, start + len(name), text, "uses", name.lower()))
+    return Paper(pid, f"Paper {pid}", text, year), Extraction(pid, mentions)
+
+
+def _graph(items: list[tuple[Paper, Extraction]], *, min_cooccurrence: int = 2) -> nx.DiGraph:
+    papers, found = zip(*items, strict=True)
+    B = build_graph(papers, found)
+    return knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B, min_papers=min_cooccurrence))
+
+
+@pytest.fixture(scope="module")
+def two_fields() -> nx.DiGraph:
+    """Six machine-translation papers and six NER papers; every one also mentions deep learning."""
+    items = [_paper(f"mt{i}", 2018 + i, [*MT, GENERIC]) for i in range(6)]
+    items += [_paper(f"ner{i}", 2018 + i, [*NER, GENERIC]) for i in range(6)]
+    return _graph(items)
+
+
+def _key(name: str) -> str:
+    return f"concept:{name.lower()}"
+
+
+# communities -------------------------------------------------------------------------------
+
+
+def test_two_fields_give_two_concept_communities_named_by_their_own_concepts(two_fields):
+    found = communities(concept_graph(two_fields), two_fields)
+    assert [c.size for c in found.communities][:2] in ([5, 4], [4, 5])
+    mt = found.of(_key("NMT"))
+    ner = found.of(_key("CRF"))
+    assert mt != ner and mt >= 0 and ner >= 0
+    assert {found.of(_key(n)) for n, _ in MT} == {mt}
+    assert {found.of(_key(n)) for n, _ in NER} == {ner}
+    labels = {c.number: c.label for c in found.communities}
+    # Named by the field's own concepts, never by the concept every paper mentions.
+    assert all(part.strip() in {n for n, _ in MT} for part in labels[mt].split(","))
+    assert all(part.strip() in {n for n, _ in NER} for part in labels[ner].split(","))
+    assert "deep learning" not in labels[mt] + labels[ner]
+
+
+def test_two_fields_give_two_paper_communities(two_fields):
+    found = communities(paper_graph(two_fields), two_fields)
+    assert found.kind == "Paper"
+    assert [c.size for c in found.communities] == [6, 6]
+    assert len({found.of(f"paper:mt{i}") for i in range(6)}) == 1
+    assert len({found.of(f"paper:ner{i}") for i in range(6)}) == 1
+    by_paper = {found.of("paper:mt0"): MT, found.of("paper:ner0"): NER}
+    for c in found.communities:
+        names = {n for n, _ in by_paper[c.number]}
+        assert c.label and all(part.strip() in names for part in c.label.split(","))
+        assert len(c.top) == 3
+
+
+def test_louvain_numbers_the_largest_community_zero_and_leaves_isolated_nodes_out():
+    H = nx.Graph()
+    nx.add_path(H, ["s1", "s2"])
+    H.add_edges_from((a, b) for a in "abcde" for b in "abcde" if a < b)
+    H.add_node("alone")
+    membership = louvain(H)
+    assert {membership[n] for n in "abcde"} == {0}
+    assert membership["s1"] == membership["s2"] == 1
+    assert "alone" not in membership
+
+
+def test_analysis_is_reproducible(two_fields):
+    a, b = analyse(two_fields), analyse(two_fields)
+    assert a.concept_communities == b.concept_communities
+    assert a.paper_communities == b.paper_communities
+    assert a.concepts.pagerank == b.concepts.pagerank
+
+
+# rankings and bridges ----------------------------------------------------------------------
+
+
+def _cliques_with_bridge() -> nx.DiGraph:
+    G = nx.DiGraph()
+    names = ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "transformer"]
+    for n in names:
+        G.add_node(f"concept:{n}", kind="Concept", key=n, name=n, type="Technique")
+    for side in "ab":
+        members = [f"concept:{side}{i}" for i in range(1, 5)]
+        G.add_edges_from(((u, v) for u in members for v in members if u < v), rel="CO_OCCURS", weight=5)
+    for other in ("a1", "a2", "b1", "b2"):
+        G.add_edge(f"concept:{other}", "concept:transformer", rel="CO_OCCURS", weight=3)
+    return G
+
+
+def test_bridge_between_two_communities_ranks_first():
+    G = _cliques_with_bridge()
+    a = analyse(G)
+    top = a.bridges[0]
+    assert top.name == "transformer"
+    assert len(top.communities) == 2
+    assert top.score == pytest.approx(0.5)
+    assert a.participation["concept:transformer"] == max(a.participation.values())
+    assert a.participation["concept:a3"] == 0.0
+    # And it carries the most shortest paths.
+    assert max(a.concepts.betweenness, key=a.concepts.betweenness.get) == "concept:transformer"
+
+
+def test_bridges_need_links_into_two_communities():
+    H = nx.Graph([("x", "y"), ("y", "z"), ("x", "z")])
+    assert bridges(H, {"x": 0, "y": 0, "z": 0}, min_degree=1) == []
+
+
+def test_rankings_on_a_star():
+    H = nx.star_graph(5)
+    H = nx.relabel_nodes(H, str)
+    r = centrality(H)
+    assert max(r.pagerank, key=r.pagerank.get) == "0"
+    assert r.degree["0"] == 5 and r.degree["1"] == 1
+    assert r.betweenness["0"] == 1.0 and r.note == "exact"
+
+
+def test_betweenness_is_sampled_or_skipped_on_big_graphs():
+    H = nx.relabel_nodes(nx.barabasi_albert_graph(3000, 2, seed=1), str)
+    sampled = centrality(H, budget=100 * H.number_of_edges())
+    assert sampled.note.startswith("sampled from 100 of 3000")
+    assert len(sampled.betweenness) == 3000
+    skipped = centrality(H, budget=10 * H.number_of_edges())
+    assert skipped.note.startswith("skipped") and skipped.betweenness == {}
+    assert len(skipped.pagerank) == 3000
+
+
+# trends ------------------------------------------------------------------------------------
+
+
+def _yearly_corpus(per_year: dict[int, int], concepts: dict[str, dict[int, int]]) -> nx.DiGraph:
+    """``per_year[y]`` papers in year y; concept c is mentioned by ``concepts[c][y]`` of them."""
+    G = nx.DiGraph()
+    for c in concepts:
+        G.add_node(f"concept:{c}", kind="Concept", key=c, name=c, type="Method")
+    for year, n in per_year.items():
+        for i in range(n):
+            G.add_node(f"paper:{year}-{i}", kind="Paper", id=f"{year}-{i}", year=year)
+        for c, counts in concepts.items():
+            for i in range(counts.get(year, 0)):
+                G.add_edge(f"paper:{year}-{i}", f"concept:{c}", rel="MENTIONS")
+    return G
+
+
+def test_a_burst_is_emerging_and_a_decline_is_fading():
+    years = range(2015, 2025)
+    G = _yearly_corpus(
+        dict.fromkeys(years, 20),
+        {
+            "prompting": {y: 1 if y < 2022 else 8 for y in years},
+            "crf": {y: 8 if y < 2020 else {2020: 3, 2021: 1}.get(y, 0) for y in years},
+            "parsing": dict.fromkeys(years, 4),
+        },
+    )
+    t = trends(G)
+    assert t.recent_window == (2022, 2024) and t.baseline_window == (2017, 2021)
+    assert [x.name for x in t.emerging][:1] == ["prompting"]
+    assert t.emerging[0].burst == (2022, 2024)
+    assert t.emerging[0].recent == 24 and t.emerging[0].baseline == 5
+    assert [x.name for x in t.fading][:1] == ["crf"]
+    assert t.fading[0].burst is not None and t.fading[0].burst[1] <= 2019
+    assert "parsing" not in {x.name for x in t.emerging + t.fading if abs(x.growth) > 0.3}
+    assert t.first_year["concept:prompting"] == 2015
+    assert t.yearly["concept:crf"][2020] == 3
+
+
+def test_growth_is_normalised_by_the_papers_of_each_year():
+    # The corpus doubles every year and the concept keeps a 10% share: no growth.
+    years = range(2016, 2025)
+    per_year = {y: 10 * 2 ** (y - 2016) for y in years}
+    G = _yearly_corpus(per_year, {"steady": {y: n // 10 for y, n in per_year.items()}})
+    t = trends(G)
+    assert abs(t.growth["concept:steady"]) < 0.05
+    assert t.emerging == [] or t.emerging[0].growth < 0.05
+
+
+def test_minimum_support_keeps_one_off_concepts_out():
+    G = _yearly_corpus(dict.fromkeys(range(2015, 2025), 10), {"once": {2024: 1}, "twice": {2023: 1, 2024: 1}})
+    assert trends(G, min_papers=3).emerging == []
+    assert [x.name for x in trends(G, min_papers=2).emerging] == ["twice"]
+
+
+def test_bursts_follow_the_rate_not_the_count():
+    growing = {2018: 10, 2019: 10, 2020: 100, 2021: 100}
+    # 10% every year: a bigger year is no burst.
+    assert bursts({2018: 1, 2019: 1, 2020: 10, 2021: 10}, growing) == []
+    steady = dict.fromkeys(range(2016, 2022), 100)
+    assert bursts({2016: 10, 2017: 10, 2018: 10, 2019: 10, 2020: 40, 2021: 40}, steady) == [(2020, 2021)]
+    assert bursts({2016: 10, 2017: 10, 2018: 10, 2019: 10, 2020: 10, 2021: 10}, steady) == []
+
+
+def test_no_years_no_trends():
+    G = nx.DiGraph()
+    G.add_node("paper:a", kind="Paper", year=None)
+    G.add_node("concept:x", kind="Concept", name="x")
+    G.add_edge("paper:a", "concept:x", rel="MENTIONS")
+    t = trends(G)
+    assert t.recent_window is None and t.emerging == [] and t.growth == {"concept:x": 0.0}
+
+
+# nearest papers and pairs ------------------------------------------------------------------
+
+
+def test_nearest_papers_come_with_the_concepts_they_share(two_fields):
+    near = nearest_papers(two_fields, "mt0", limit=3)
+    assert len(near) == 3
+    assert all(n.paper.startswith("mt") and n.via == "SHARES_CONCEPTS" for n in near)
+    assert set(near[0].shared) == {"nmt", "bleu", "beam search", "machine translation", "deep learning"}
+    assert near == nearest_papers(two_fields, "paper:mt0", limit=3)
+    assert [n.weight for n in near] == sorted((n.weight for n in near), reverse=True)
+
+
+def test_nearest_papers_fall_back_to_mentions():
+    items = [
+        _paper("a", 2020, [("BERT", "Method"), ("NER", "Problem")]),
+        _paper("b", 2021, [("BERT", "Method"), ("NER", "Problem")]),
+        _paper("c", 2021, [("NER", "Problem"), ("CRF", "Method")]),
+        _paper("d", 2022, [("CRF", "Method")]),
+    ]
+    papers, found = zip(*items, strict=True)
+    B = build_graph(papers, found)  # no SHARES_CONCEPTS at all
+    near = nearest_papers(B, "a")
+    assert [(n.paper, n.shared, n.via) for n in near] == [
+        ("b", ("bert", "ner"), "MENTIONS"),
+        ("c", ("ner",), "MENTIONS"),
+    ]
+    assert near[0].title == "Paper b" and near[0].year == 2021
+
+
+def test_nearest_papers_of_an_unknown_paper_is_an_error(two_fields):
+    with pytest.raises(KGError, match="no paper 'nope'"):
+        nearest_papers(two_fields, "nope")
+
+
+def test_method_problem_pairs(two_fields):
+    pairs = method_problem_pairs(two_fields, limit=100)
+    found = {(p.method, p.problem): p.papers for p in pairs}
+    assert found[(_key("NMT"), _key("machine translation"))] == 6
+    assert found[(_key("deep learning"), _key("named entity recognition"))] == 6
+    assert (_key("NMT"), _key("named entity recognition")) not in found
+    assert all(p.papers >= 2 for p in pairs)
+
+
+# annotate ----------------------------------------------------------------------------------
+
+
+def _snapshot(G: nx.DiGraph):
+    return (copy.deepcopy(dict(G.nodes(data=True))), copy.deepcopy(list(G.edges(data=True))), dict(G.graph))
+
+
+def test_annotate_copies_and_writes_typed_properties(two_fields):
+    before = _snapshot(two_fields)
+    a = analyse(two_fields)
+    A = annotate(two_fields, a)
+    assert _snapshot(two_fields) == before  # neither analyse nor annotate touched the input
+    assert A is not two_fields
+    assert sorted(A.edges) == sorted(two_fields.edges)
+    for _, d in A.nodes(data=True):
+        if d["kind"] == "Concept":
+            assert set(CONCEPT_PROPERTIES) <= set(d)
+            assert type(d["community"]) is int and d["community"] >= -1
+            assert type(d["pagerank"]) is float and type(d["betweenness"]) is float
+            assert type(d["degree"]) is int
+            assert type(d["trend"]) is float and type(d["bridge"]) is float
+            assert type(d["first_year"]) is int
+            yearly = json.loads(d["yearly"])
+            assert type(d["yearly"]) is str and all(type(k) is str for k in yearly)
+            assert sum(yearly.values()) == d["paper_count"]
+        else:
+            assert set(PAPER_PROPERTIES) <= set(d)
+            assert type(d["community"]) is int and type(d["pagerank"]) is float
+    nmt = A.nodes[_key("NMT")]
+    assert nmt["yearly"] == '{"2018": 1, "2019": 1, "2020": 1, "2021": 1, "2022": 1, "2023": 1}'
+    assert nmt["first_year"] == 2018 and nmt["degree"] == 4
+
+
+def test_annotate_marks_unlinked_and_undated_nodes():
+    G = nx.DiGraph()
+    G.add_node("paper:a", kind="Paper", id="a", year=None)
+    G.add_node("concept:x", kind="Concept", key="x", name="x")
+    G.add_edge("paper:a", "concept:x", rel="MENTIONS")
+    A = annotate(G, analyse(G))
+    x, a = A.nodes["concept:x"], A.nodes["paper:a"]
+    assert (x["community"], x["first_year"], x["yearly"], x["betweenness"]) == (-1, None, "{}", 0.0)
+    assert a["community"] == -1
+
+
+def test_empty_graph():
+    a = analyse(nx.DiGraph())
+    assert a.concept_communities.communities == [] and a.bridges == [] and a.pairs == []
+    assert annotate(nx.DiGraph(), a).number_of_nodes() == 0
+
+
+# the bundled sample ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample_graph(sample_run):
+    out, _ = sample_run
+    return read_embedded(out / "kg.lbug")
+
+
+def test_sample_analytics(sample_graph):
+    before = _snapshot(sample_graph)
+    a = analyse(sample_graph)
+    assert _snapshot(sample_graph) == before
+    for parts in (a.concept_communities, a.paper_communities):
+        sizes = [c.size for c in parts.communities]
+        assert sizes == sorted(sizes, reverse=True) and sizes
+        assert [c.number for c in parts.communities] == list(range(len(sizes)))
+        assert all(c.label for c in parts.communities)
+        assert sum(sizes) == len(parts.membership)
+    papers = sum(1 for _, d in sample_graph.nodes(data=True) if d["kind"] == "Paper")
+    assert sum(a.trends.papers_per_year.values()) == papers
+    assert a.trends.recent_window == (2023, 2025)
+    llm = next(t for t in a.trends.emerging if "large language model" in t.name.lower())
+    assert llm.baseline == 0 and llm.recent >= 20
+    assert sum(a.papers.pagerank.values()) == pytest.approx(1.0)
+    assert sum(a.seconds.values()) < 30
+    A = annotate(sample_graph, a)
+    concepts = [d for _, d in A.nodes(data=True) if d["kind"] == "Concept"]
+    assert all(set(CONCEPT_PROPERTIES) <= set(d) for d in concepts)
+    assert sum(d["community"] >= 0 for d in concepts) == len(a.concept_communities.membership)

@@ -83,6 +83,7 @@ def new_papers(n: int, dest: Path) -> None:
             rec = json.loads(line)
             sentences = re.split(r"(?<=[.!?])\s+", rec["abstract"])
             rec["id"] = "new:" + rec["id"]
+            rec["title"] = "Revisited: " + rec["title"]  # a new title too, or the run would merge it as a duplicate
             rec["abstract"] = " ".join(reversed(sentences))
             out.write(json.dumps(rec, ensure_ascii=False) + "\n")
 
@@ -113,7 +114,8 @@ def run(overrides: list[str], report_path: Path) -> dict[str, object]:
 def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-corpus-"))
     outputs = {"store": "kg.lbug", "html": "graph.html", "mentions": "mentions.jsonl", "rejects": "rejects.jsonl",
-               "report": "report.json", "cache": "cache/extract.sqlite"}  # fmt: skip
+               "report": "report.json", "cache": "cache/extract.sqlite", "report_html": "report.html",
+               "report_md": "report.md"}  # fmt: skip
     sets = [f"outputs.{k}={tmp / v}" for k, v in outputs.items()] + [f"extract.n_process={os.cpu_count() or 1}"]
     first = run(sets, tmp / "report.json")
     extra = tmp / "new-1000.jsonl"

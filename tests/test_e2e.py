@@ -134,3 +134,14 @@ def test_readme_cookbook_runs_on_the_sample(run):
         proc = subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True)
         assert proc.returncode == 0, (command, proc.stderr)
         assert json.loads(proc.stdout), f"no rows for: {command}"
+
+
+def test_analytics_are_stored_and_queryable(run):
+    out, _, _ = run
+    db = out / "kg.lbug"
+    concepts, papers = EXPECTED_GRAPH[1], EXPECTED_GRAPH[0]
+    q = "MATCH (c:Concept) WHERE c.yearly IS NOT NULL AND c.pagerank IS NOT NULL AND c.community IS NOT NULL "
+    assert query_embedded(db, q + "RETURN count(c)").rows == [[concepts]]
+    assert query_embedded(db, "MATCH (p:Paper) WHERE p.community IS NOT NULL RETURN count(p)").rows == [[papers]]
+    first = query_embedded(db, "MATCH (c:Concept {key: 'large language model'}) RETURN c.first_year, c.yearly").rows
+    assert first[0][0] == 2023 and json.loads(first[0][1])["2024"] > 0

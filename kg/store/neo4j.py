@@ -103,23 +103,20 @@ def write_neo4j(
             def run(query: str, **params: Any) -> None:
                 session.execute_write(lambda tx: tx.run(query, **params).consume())
 
+            def write(table: str, query: str, rows: list[dict[str, Any]]) -> None:
+                t0 = time.perf_counter()
+                for batch in _batches(rows, batch_size):
+                    run(query, rows=batch)
+                seconds[table] = time.perf_counter() - t0
+                counts[table] = len(rows)
+                log.info("neo4j: %d rows of %s", len(rows), table)
+
             before = {label: {r["key"] for r in session.run(cypher.neo4j_node_keys(label))} for label in NODE_TABLES}
             for label in NODE_TABLES:
-                rows = list(node_rows(G, label))
-                t0 = time.perf_counter()
-                for batch in _batches(rows, batch_size):
-                    run(cypher.neo4j_merge_nodes(label), rows=batch)
-                seconds[label] = time.perf_counter() - t0
-                counts[label] = len(rows)
-                log.info("neo4j: %d %s nodes", len(rows), label)
+                write(label, cypher.neo4j_merge_nodes(label), list(node_rows(G, label)))
             for rel, (src, _, _) in REL_TABLES.items():
                 rows = list(rel_rows(G, rel))
-                t0 = time.perf_counter()
-                for batch in _batches(rows, batch_size):
-                    run(cypher.neo4j_merge_rels(rel), rows=batch)
-                seconds[rel] = time.perf_counter() - t0
-                counts[rel] = len(rows)
-                log.info("neo4j: %d %s relationships", len(rows), rel)
+                write(rel, cypher.neo4j_merge_rels(rel), rows)
                 # Only nodes that were there before can have edges the graph no longer has.
                 keep: dict[str, list[str]] = defaultdict(list)
                 for row in rows:

@@ -20,7 +20,8 @@ MODEL_NAME = "kg_concepts"
 MODEL_VERSION = "0.1.0"
 
 
-def train(scierc: Path, work: Path, *, dest: Path | None = None) -> Path:
+def train(scierc: Path, work: Path, *, dest: Path | None = None, overrides: dict[str, object] | None = None) -> Path:
+    """Convert, train, and copy the best pipeline to ``dest`` (default: the package's model folder)."""
     from spacy.cli.train import train as spacy_train
 
     work.mkdir(parents=True, exist_ok=True)
@@ -31,7 +32,7 @@ def train(scierc: Path, work: Path, *, dest: Path | None = None) -> Path:
     spacy_train(
         config_path("ner.cfg"),
         out,
-        overrides={"paths.train": str(train_path), "paths.dev": str(dev_path)},
+        overrides={"paths.train": str(train_path), "paths.dev": str(dev_path), **(overrides or {})},
     )
     best = out / "model-best"
     meta_path = best / "meta.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-ConceptType = Literal["Method", "Technique", "Problem"]
+ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric"]
 Role = Literal["proposes", "uses", "addresses", "mentions"]
 
 #: When one paper mentions a concept several times, the edge keeps the strongest role.

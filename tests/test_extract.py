@@ -39,7 +39,7 @@ def test_contract_offsets_types_roles(nlp, sample_run):
             assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept"}
             assert abstract[m["start"] : m["end"]] == m["text"]
             assert m["text"] in m["sentence"] and m["sentence"] in abstract
-            assert m["type"] in {"Method", "Technique", "Problem"}
+            assert m["type"] in {"Method", "Technique", "Problem", "Dataset", "Metric"}
             assert m["role"] in {"proposes", "uses", "addresses", "mentions"}
             assert m["concept"] and m["concept"] == m["concept"].lower()
 

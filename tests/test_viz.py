@@ -87,7 +87,7 @@ VIEWS = {
 @pytest.mark.parametrize("view", sorted(VIEWS))
 def test_each_view_renders_offline(view, sample_graph, browser, tmp_path):
     H = VIEWS[view](sample_graph)
-    path = write_html(H, tmp_path / f"{view}.html", G=sample_graph, title=f"kg: {view}",
+    path = write_html(H, tmp_path / f"{view}.html", G=sample_graph, title=f"kg: {view}", max_nodes=10_000,
                       colour_by="community" if view in ("concepts", "papers") else "type").path  # fmt: skip
     page, log = open_page(browser, path)
     assert page.evaluate("[kgNodes.length, kgEdges.length]") == [H.number_of_nodes(), H.number_of_edges()]
@@ -118,7 +118,7 @@ def test_query_view_from_paths(sample_run, sample_graph, browser, tmp_path):
 
 def test_search_type_filter_and_year_slider(sample_graph, browser, tmp_path):
     H = full_view(sample_graph)
-    path = write_html(H, tmp_path / "g.html", G=sample_graph).path
+    path = write_html(H, tmp_path / "g.html", G=sample_graph, max_nodes=10_000).path
     page, log = open_page(browser, path)
     page.fill("#search", "BERT")
     page.click("#search-form button")

@@ -13,7 +13,7 @@ import networkx as nx
 
 from kg.records import ROLE_STRENGTH, Extraction, Mention, Paper
 
-TYPE_ORDER = ("Method", "Technique", "Problem")
+TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric")
 
 
 def paper_node(paper_id: str) -> str:

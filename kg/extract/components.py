@@ -17,8 +17,9 @@ from kg.config import config_path
 from kg.normalise import Normaliser, find_acronyms
 
 SPANS_KEY = "kg"
-#: NER label -> kg concept type; ``Method`` spans are split into Method and Technique.
-LABEL_TYPES = {"Method": "Method", "Task": "Problem"}
+#: NER label -> kg concept type; ``Method`` spans are split into Method and Technique, and a
+#: ``Material`` is a ``Dataset`` only when it names one (a corpus, a benchmark, a named resource).
+LABEL_TYPES = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
 
 if not Span.has_extension("role"):
     Span.set_extension("role", default="mentions")
@@ -31,6 +32,8 @@ class ConceptSpans:
         self.spans_key = spans_key
         self.max_words = max_words
         self.normaliser = normaliser or Normaliser()
+        conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+        self.dataset_words = frozenset(conf.get("dataset_words", []))
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -54,6 +57,8 @@ class ConceptSpans:
                 continue
             if kind == "Method" and not _is_named(span):
                 kind = "Technique"
+            if kind == "Dataset" and not (_is_named(span) or self.dataset_words & {t.lower_ for t in span}):
+                continue
             out = Span(doc, span.start, span.end, label=kind)
             out.id_ = key
             spans.append(out)

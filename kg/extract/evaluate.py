@@ -66,10 +66,19 @@ class Scores:
         }
 
 
+#: Gold labels scored, and those the micro average is over (the issue's "Method+Task").
+LABELS = ("Method", "Task", "Metric", "Material")
+MICRO = ("Method", "Task")
+
+
 def score(
-    gold: Iterable[GoldDoc], predicted: dict[str, list[Mention]], labels: tuple[str, ...] = ("Method", "Task")
+    gold: Iterable[GoldDoc],
+    predicted: dict[str, list[Mention]],
+    labels: tuple[str, ...] = LABELS,
+    *,
+    micro: tuple[str, ...] = MICRO,
 ) -> Scores:
-    """Compare predicted mentions (by doc key) with gold spans of ``labels``.
+    """Compare predicted mentions (by doc key) with gold spans of ``labels``; micro-average ``micro``.
 
     >>> from kg.extract.scierc import GoldSpan
     >>> g = GoldDoc("d", "We use BERT for parsing .", (GoldSpan(7, 11, "Method"), GoldSpan(16, 23, "Task")))
@@ -86,26 +95,22 @@ def score(
         scores.docs += 1
         gold_spans = {(s.start, s.end, s.label) for s in doc.spans if s.label in labels}
         pred_spans = {(m.start, m.end, GOLD_LABEL.get(m.type, m.type)) for m in predicted.get(doc.doc_key, [])}
-        pred_spans = {p for p in pred_spans if p[2] in labels}
         for label in labels:
             g = {s for s in gold_spans if s[2] == label}
             p = {s for s in pred_spans if s[2] == label}
-            for bucket, tp_exact in ((scores.exact, len(g & p)),):
-                for key in (label, "micro"):
-                    bucket[key].tp += tp_exact
-                    bucket[key].fp += len(p) - tp_exact
-                    bucket[key].fn += len(g) - tp_exact
             matched_gold: set[tuple[int, int, str]] = set()
-            tp = 0
+            overlap = 0
             for ps in sorted(p):
                 hit = next((gs for gs in sorted(g) if gs not in matched_gold and gs[0] < ps[1] and ps[0] < gs[1]), None)
                 if hit is not None:
                     matched_gold.add(hit)
-                    tp += 1
-            for key in (label, "micro"):
-                scores.overlap[key].tp += tp
-                scores.overlap[key].fp += len(p) - tp
-                scores.overlap[key].fn += len(g) - tp
+                    overlap += 1
+            keys = (label, "micro") if label in micro else (label,)
+            for bucket, tp in ((scores.exact, len(g & p)), (scores.overlap, overlap)):
+                for key in keys:
+                    bucket[key].tp += tp
+                    bucket[key].fp += len(p) - tp
+                    bucket[key].fn += len(g) - tp
     return scores
 
 

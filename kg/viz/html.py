@@ -20,7 +20,14 @@ import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pyvis.network import Network
 
-TYPE_COLOURS = {"Paper": "#8c96a3", "Method": "#1f77b4", "Technique": "#2ca02c", "Problem": "#d62728"}
+TYPE_COLOURS = {
+    "Paper": "#8c96a3",
+    "Method": "#1f77b4",
+    "Technique": "#2ca02c",
+    "Problem": "#d62728",
+    "Dataset": "#9467bd",
+    "Metric": "#ff7f0e",
+}
 #: Colour-blind-safe palette (Okabe-Ito, then Tableau) for communities; the rest are grey.
 COMMUNITY_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#4e79a7",
                      "#f28e2b", "#59a14f", "#b07aa1", "#9c755f"]  # fmt: skip

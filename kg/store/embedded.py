@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,13 @@ def _copy(conn: Any, table: str, rows: list[dict[str, Any]], props: list[tuple[s
 
 def query_embedded(path: str | Path, query: str, params: Mapping[str, Any] | None = None) -> QueryResult:
     """Run one Cypher query read-only against the database at ``path``."""
+    with _reader(path) as run:
+        return run(query, params)
+
+
+@contextmanager
+def _reader(path: str | Path) -> Iterator[Callable[..., QueryResult]]:
+    """One read-only connection to the database at ``path``, as a function that runs queries."""
     import ladybug
 
     path = Path(path)
@@ -82,21 +90,24 @@ def query_embedded(path: str | Path, query: str, params: Mapping[str, Any] | Non
         db = ladybug.Database(str(path), read_only=True)
     except RuntimeError as exc:
         raise StoreError(f"cannot open {path}: {exc}") from exc
-    try:
-        conn = ladybug.Connection(db)
+    conn = ladybug.Connection(db)
+
+    def run(query: str, params: Mapping[str, Any] | None = None) -> QueryResult:
         try:
             result = conn.execute(query, dict(params or {}))
         except RuntimeError as exc:
             raise StoreError(f"query failed: {_first_line(exc)}") from exc
         if isinstance(result, list):
             result = result[-1]
-        columns = result.get_column_names()
         rows: list[list[Any]] = []
         while result.has_next():
             rows.append(list(result.get_next()))
-        conn.close()
-        return QueryResult(columns, rows)
+        return QueryResult(result.get_column_names(), rows)
+
+    try:
+        yield run
     finally:
+        conn.close()
         db.close()
 
 
@@ -106,4 +117,5 @@ def _first_line(exc: Exception) -> str:
 
 def read_embedded(path: str | Path) -> nx.DiGraph:
     """Read a knowledge graph written by :func:`write_embedded` back into networkx."""
-    return graph_from_queries(lambda q: query_embedded(path, q).rows)
+    with _reader(path) as run:
+        return graph_from_queries(lambda q: run(q).rows)

@@ -15,7 +15,8 @@ import logging
 import os
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,20 +144,28 @@ def query_neo4j(
     settings: Neo4jSettings, query: str, params: Mapping[str, Any] | None = None, *, write: bool = False
 ) -> QueryResult:
     """Run one query; read-only unless ``write`` (Neo4j refuses writes in a read transaction)."""
+    with _session(settings) as run:
+        return run(query, params, write=write)
+
+
+@contextmanager
+def _session(settings: Neo4jSettings) -> Iterator[Callable[..., QueryResult]]:
+    """One driver and session, as a function that runs a query in a managed transaction."""
     import neo4j
 
     driver = _driver(settings)
     try:
         with driver.session(database=settings.database) as session:
 
-            def work(tx: Any) -> QueryResult:
-                result = tx.run(query, dict(params or {}))
-                keys = list(result.keys())
-                return QueryResult(keys, [[_plain(v) for v in record.values()] for record in result])
+            def run(query: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> QueryResult:
+                def work(tx: Any) -> QueryResult:
+                    result = tx.run(query, dict(params or {}))
+                    keys = list(result.keys())
+                    return QueryResult(keys, [[_plain(v) for v in record.values()] for record in result])
 
-            if write:
-                return session.execute_write(work)
-            return session.execute_read(work)
+                return session.execute_write(work) if write else session.execute_read(work)
+
+            yield run
     except neo4j.exceptions.Neo4jError as exc:
         raise StoreError(f"query failed: {_message(exc)}") from exc
     except neo4j.exceptions.DriverError as exc:
@@ -188,4 +197,5 @@ def _plain(value: Any) -> Any:
 
 def read_neo4j(settings: Neo4jSettings) -> nx.DiGraph:
     """Read the knowledge graph in Neo4j back into networkx (the inverse of :func:`write_neo4j`)."""
-    return graph_from_queries(lambda q: query_neo4j(settings, q).rows)
+    with _session(settings) as run:
+        return graph_from_queries(lambda q: run(q).rows)

@@ -185,6 +185,7 @@ def _node(
 ) -> dict[str, Any]:
     group = _group(d)
     community = d.get("community")
+    community = community if isinstance(community, int) and community >= 0 else None  # -1: in none
     if d.get("kind") == "Paper":
         name = d.get("title") or d.get("id", str(n))
         year = d.get("year")

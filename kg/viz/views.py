@@ -6,12 +6,12 @@ and whose edges keep ``rel`` and their properties; :func:`kg.viz.write_html` dra
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
 import networkx as nx
 
+from kg.analyse import communities
 from kg.errors import KGError
 
 VIEWS = ("graph", "concepts", "papers", "ego", "query")
@@ -40,14 +40,14 @@ def concept_map(G: nx.DiGraph) -> nx.Graph:
     """Concepts linked by co-occurrence, with a ``community`` on each node."""
     H = _view(G, (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"), ("CO_OCCURS",))
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
-    return with_communities(H)
+    return with_communities(H, G)
 
 
 def paper_map(G: nx.DiGraph) -> nx.Graph:
     """Papers linked by the concepts they share, with a ``community`` on each node."""
     H = _view(G, (n for n, d in G.nodes(data=True) if d.get("kind") == "Paper"), ("SHARES_CONCEPTS",))
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
-    return with_communities(H)
+    return with_communities(H, G)
 
 
 def ego_view(G: nx.DiGraph, around: str, *, depth: int = 1) -> nx.Graph:
@@ -82,44 +82,24 @@ def resolve_node(G: nx.DiGraph, name: str) -> str:
     raise KGError(f"no paper or concept {name!r} in the graph (give a paper id, a concept key or a concept name)")
 
 
-def with_communities(H: nx.Graph, *, seed: int = 7) -> nx.Graph:
-    """Louvain communities as a ``community`` node attribute, 0 the largest; a readable label for each.
+def with_communities(H: nx.Graph, G: nx.DiGraph, *, seed: int = 7) -> nx.Graph:
+    """The communities of :func:`kg.analyse.communities` as a ``community`` node attribute.
 
-    ``H.graph["communities"]`` maps community number to a label made of its best-connected
-    node names.
+    ``H.graph["communities"]`` maps each community number to its label. When the analyse
+    stage already stored them (``G.graph["communities"]``), those are drawn as they are.
     """
     if H.number_of_edges() == 0:
         return H
-    kinds = {d.get("kind") for _, d in H.nodes(data=True)}
-    stored = [d.get("community") for _, d in H.nodes(data=True)]
-    if len(kinds) == 1 and all(isinstance(c, int) and c >= 0 for c in stored):
-        # the analyse stage stored communities: draw those, with its labels when the graph has them
-        labels = H.graph.get("communities", {}).get(next(iter(kinds)), {})
-        groups: dict[int, set[Any]] = {}
-        for n, d in H.nodes(data=True):
-            groups.setdefault(d["community"], set()).add(n)
-        H.graph["communities"] = {i: labels.get(i) or _label(H, members) for i, members in groups.items()}
+    kind = "Paper" if all(d.get("kind") == "Paper" for _, d in H.nodes(data=True)) else "Concept"
+    labels = G.graph.get("communities", {}).get(kind)
+    if labels and all(isinstance(d.get("community"), int) for _, d in H.nodes(data=True)):
+        H.graph["communities"] = dict(labels)
         return H
-    parts = nx.community.louvain_communities(H, weight="weight", seed=seed)
-    parts = sorted(parts, key=lambda c: (-len(c), min(c)))
-    labels = {}
-    for i, members in enumerate(parts):
-        for n in members:
-            H.nodes[n]["community"] = i
-        labels[i] = _label(H, members)
-    H.graph["communities"] = labels
+    parts = communities(H, G, seed=seed)
+    for n in H:
+        H.nodes[n]["community"] = parts.of(str(n))
+    H.graph["communities"] = {c.number: c.label for c in parts.communities}
     return H
-
-
-def _label(H: nx.Graph, members: set[Any]) -> str:
-    # Papers: the concepts their links share most often; concepts: the best-connected names.
-    shared: Counter[str] = Counter()
-    for *_, d in H.subgraph(members).edges(data=True):
-        shared.update(d.get("shared", []))
-    if shared:
-        return ", ".join(k for k, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
-    top = sorted(members, key=lambda n: (-H.degree(n), str(n)))[:3]
-    return ", ".join(str(H.nodes[n].get("name") or H.nodes[n].get("title") or n)[:30] for n in top)
 
 
 def graph_from_rows(rows: list[list[Any]], G: nx.DiGraph | None = None) -> nx.Graph:

@@ -133,20 +133,12 @@ def extract(
 
 
 def _read(input: Path, fmt: str, rejects: Path) -> tuple[list[Any], int]:
-    from kg.read import read_records
-    from kg.records import Reject
+    from kg.read import read_records, split_records
 
-    papers, bad = [], 0
     rejects.parent.mkdir(parents=True, exist_ok=True)
     with rejects.open("w", encoding="utf-8") as fh:
-        for item in read_records(input, fmt=fmt):
-            if isinstance(item, Reject):
-                bad += 1
-                typer.echo(f"rejected {item.source}:{item.line} ({item.id or 'no id'}): {item.reason}", err=True)
-                fh.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-            else:
-                papers.append(item)
-    return papers, bad
+        papers, kinds = split_records(read_records(input, fmt=fmt), fh)
+    return papers, sum(kinds.values())
 
 
 @app.command()
@@ -170,6 +162,7 @@ def build(
     from kg.store import write_embedded
     from kg.viz import full_view, write_html
 
+    _setup_logging(quiet=True)
     papers, bad = _read(input, fmt, db.with_name(db.stem + ".rejects.jsonl"))
     if mentions:
         if not mentions.is_file():

@@ -23,9 +23,9 @@ from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace
 from kg.link import cooccurrence, link_papers
 from kg.pipeline.spec import PipelineSpec
-from kg.read import Validator, read_records
+from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import dedupe_papers
-from kg.records import Extraction, Mention, Paper, Reject
+from kg.records import Extraction, Mention, Paper
 from kg.report import write_report
 from kg.store import write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
@@ -110,14 +110,10 @@ def read_stage(run: _Run) -> int:
     )
     with out.rejects.open("w", encoding="utf-8") as rej:
         for src in spec.sources:
-            for item in read_records(src.path, fmt=src.format, validator=validator):
-                read += 1
-                if isinstance(item, Reject):
-                    log.warning("rejected %s:%d (%s): %s", item.source, item.line, item.id or "no id", item.reason)
-                    rejects[item.kind] += 1
-                    rej.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-                else:
-                    run.papers.append(item)
+            papers, kinds = split_records(read_records(src.path, fmt=src.format, validator=validator), rej)
+            run.papers += papers
+            rejects.update(kinds)
+            read += len(papers) + sum(kinds.values())
     if spec.read.dedupe and len(spec.sources) > 1:
         run.papers = _merge_duplicates(run.papers, rejects, out.rejects)
     run.report.records = {

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import logging
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from kg.read.dedupe import Deduped, Merged, dedupe_papers
 from kg.read.formats import FORMATS, RawRecord, detect_format, iter_raw, sniff_format
 from kg.read.validate import Validator
 from kg.records import Paper, Reject
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "FORMATS",
@@ -21,6 +27,7 @@ __all__ = [
     "iter_raw",
     "read_records",
     "sniff_format",
+    "split_records",
 ]
 
 
@@ -41,3 +48,20 @@ def read_records(
     for path in paths:
         for raw in iter_raw(path, fmt):
             yield validator.check(raw)
+
+
+def split_records(items: Iterable[Paper | Reject], rejects: IO[str]) -> tuple[list[Paper], Counter[str]]:
+    """Keep the papers; write each reject to ``rejects`` (JSON Lines) and log it with its reason.
+
+    Returns the papers and the number of rejects of each kind, so that nothing read is lost.
+    """
+    papers: list[Paper] = []
+    kinds: Counter[str] = Counter()
+    for item in items:
+        if isinstance(item, Reject):
+            log.warning("rejected %s:%d (%s): %s", item.source, item.line, item.id or "no id", item.reason)
+            kinds[item.kind] += 1
+            rejects.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+        else:
+            papers.append(item)
+    return papers, kinds

@@ -192,7 +192,7 @@ def _node(
         tip = f"{name}\n{year or ''} {d.get('venue') or ''}".strip()
     else:
         name = d.get("name", str(n))
-        year = _first_year(n, G)
+        year = d["first_year"] if "first_year" in d else _first_year(n, G)  # stored by the analyse stage
         tip = f"{name}\n{group} · {d.get('paper_count', 0)} papers"
     if colour_by == "community":
         colour = COMMUNITY_COLOURS[community] if isinstance(community, int) and community < 12 else OTHER

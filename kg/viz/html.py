@@ -11,6 +11,8 @@ page is usable as soon as it is drawn.
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -54,21 +56,27 @@ def write_html(
     size_by: str = "degree",
     max_nodes: int = DEFAULT_MAX_NODES,
     seed: int = 7,
+    score: Mapping[Any, float] | None = None,
+    total: int | None = None,
 ) -> VizResult:
     """Write the view graph ``H`` as one HTML file.
 
     ``G`` is the whole knowledge graph, read for the side panel (a paper's concepts, a
     concept's papers) when the view does not show them. Above ``max_nodes`` nodes the most
-    important ones (by ``size_by``) are kept and the page says what was left out.
+    important ones (by ``size_by``) are kept and the page says what was left out. ``H`` may
+    also be the kept part of a view already, with the importance of its nodes in the whole
+    view (``score``) and the size of the whole view (``total``), as :mod:`kg.viz.stored` reads
+    them from a store.
     """
     G = G if G is not None else nx.DiGraph(H)
-    score = _importance(H, size_by)
-    omitted = 0
+    importance = dict(score) if score is not None else _importance(H, size_by)
+    whole = total if total is not None else H.number_of_nodes()
     if H.number_of_nodes() > max_nodes:
-        keep = sorted(H.nodes, key=lambda n: (-score[n], str(n)))[:max_nodes]
-        omitted = H.number_of_nodes() - len(keep)
-        H = H.subgraph(keep).copy()
-        score = {n: score[n] for n in H}
+        keep = sorted(H.nodes, key=lambda n: (-importance[n], str(n)))[:max_nodes]
+        H = H.subgraph(keep)
+    H = _canonical(H)
+    score = {n: importance[n] for n in H}
+    omitted = whole - H.number_of_nodes()
     pos = _layout(H, seed=seed)
     top = max(score.values(), default=1.0) or 1.0
     labelled = set(sorted(H.nodes, key=lambda n: (-score[n], str(n)))[:40])
@@ -76,7 +84,7 @@ def write_html(
     net = Network(height="100%", width="100%", cdn_resources="in_line")
     net.toggle_physics(False)
     net.nodes = [_node(n, d, pos[n], score[n] / top, n in labelled, colour_by, G) for n, d in H.nodes(data=True)]
-    net.edges = [_edge(u, v, d, G) for u, v, d in H.edges(data=True)]
+    net.edges = [_edge(u, v, d, G) for u, v, d in _edges(H)]
     if colour_by == "community":
         legend = [(f"{i + 1}: {communities.get(i, '')}", COMMUNITY_COLOURS[i]) for i in
                   sorted({n["community"] for n in net.nodes if n["community"] is not None})
@@ -105,6 +113,23 @@ def write_html(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(html, encoding="utf-8")
     return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted)
+
+
+def _canonical(H: nx.Graph) -> nx.Graph:
+    """``H`` with its nodes in id order: the page does not depend on the order ``H`` was built in."""
+    C = nx.Graph(**H.graph)
+    C.add_nodes_from(sorted(H.nodes(data=True), key=lambda nd: str(nd[0])))
+    C.add_edges_from(H.edges(data=True))
+    return C
+
+
+def _edges(H: nx.Graph) -> list[tuple[Any, Any, dict[str, Any]]]:
+    """The edges in id order, each from its paper end first (the side panel's order)."""
+
+    def ends(u: Any, v: Any) -> list[Any]:
+        return sorted((u, v), key=lambda n: (H.nodes[n].get("kind") != "Paper", str(n)))
+
+    return sorted(((*ends(u, v), d) for u, v, d in H.edges(data=True)), key=lambda e: (str(e[0]), str(e[1])))
 
 
 def _importance(H: nx.Graph, size_by: str) -> dict[Any, float]:
@@ -153,9 +178,7 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     leaves = {n for n in H if H.degree(n) == 1 and H.degree(next(iter(H[n]))) > 1}
     core = H.subgraph(n for n in H if n not in leaves)
     scale = 70 * max(1.0, core.number_of_nodes() ** 0.5)
-    iterations = 50 if core.number_of_nodes() <= 1000 else 25
-    raw = nx.spring_layout(core, seed=seed, iterations=iterations, scale=scale, weight=None)
-    pos = {n: (float(x), float(y)) for n, (x, y) in raw.items()}
+    pos = _spring(core, seed=seed, scale=scale)
     children: dict[Any, list[Any]] = {}
     for leaf in sorted(leaves, key=str):
         children.setdefault(next(iter(H[leaf])), []).append(leaf)
@@ -166,6 +189,31 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
             angle = 2 * math.pi * i / len(kids)
             pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
     return pos
+
+
+def _spring(H: nx.Graph, *, seed: int, scale: float) -> dict[Any, tuple[float, float]]:
+    """Fruchterman-Reingold positions from igraph (in C), in a box of half-width ``scale``.
+
+    networkx's spring layout runs in Python and took seconds for a 2,000-node page.
+    """
+    import igraph
+
+    nodes = sorted(H, key=str)
+    if len(nodes) == 1:
+        return {nodes[0]: (0.0, 0.0)}
+    index = {n: i for i, n in enumerate(nodes)}
+    g = igraph.Graph(n=len(nodes), edges=sorted((index[u], index[v]) for u, v in H.edges()))
+    rng = random.Random(seed)
+    start = [[rng.uniform(-1, 1), rng.uniform(-1, 1)] for _ in nodes]
+    igraph.set_random_number_generator(rng)
+    try:
+        coords = g.layout_fruchterman_reingold(seed=start, niter=500).coords
+    finally:
+        igraph.set_random_number_generator(random)
+    cx = sum(x for x, _ in coords) / len(coords)
+    cy = sum(y for _, y in coords) / len(coords)
+    half = max(max(abs(x - cx), abs(y - cy)) for x, y in coords) or 1.0
+    return {n: ((x - cx) / half * scale, (y - cy) / half * scale) for n, (x, y) in zip(nodes, coords, strict=True)}
 
 
 def _group(d: dict[str, Any]) -> str:

@@ -1,0 +1,127 @@
+"""Pages drawn from a store without reading the whole graph into memory.
+
+A capped page shows at most ``max_nodes`` nodes, the most important ones, and its side
+panel lists what those nodes are linked to. :func:`page_graph` asks the store for exactly
+that part of the graph, so drawing a page costs what the page shows, not what the corpus
+holds, and the page is the one :func:`kg.viz.write_html` draws from the whole graph.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from kg.build.graph import concept_node, paper_node
+from kg.store.schema import NODE_TABLES, REL_TABLES
+from kg.viz.html import PANEL_PAPERS
+from kg.viz.views import concept_map, full_view
+
+#: ``run(query, params)`` -> rows: a query function of either store.
+Run = Callable[[str, dict[str, Any]], list[list[Any]]]
+
+
+@dataclass
+class PageGraph:
+    """The part of a stored graph that the pages show, and how to draw each one."""
+
+    #: Shown nodes with all their properties, plus the papers and concepts their panels list.
+    G: nx.DiGraph
+    #: view name -> (view graph, node importance or None, nodes in the whole view)
+    views: dict[str, tuple[nx.Graph, dict[str, float] | None, int]] = field(default_factory=dict)
+
+
+def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -> PageGraph:
+    """Read what the capped ``views`` ("graph", "concepts") show from a store.
+
+    The "graph" view keeps the nodes with the most ``MENTIONS`` (a paper's ``n_concepts``, a
+    concept's ``paper_count``), ties by node id, as :func:`kg.viz.write_html` does.
+    """
+    views = list(views)
+    G = nx.DiGraph()
+    papers: set[str] = set()
+    concepts: set[str] = set()
+    out = PageGraph(G)
+    if "graph" in views:
+        ranked = [
+            (-(n or 0), paper_node(k))
+            for k, n in run(
+                "MATCH (n:Paper) RETURN n.id, n.n_concepts ORDER BY n.n_concepts DESC, n.id LIMIT $k", {"k": max_nodes}
+            )
+        ]
+        ranked += [(-(n or 0), concept_node(k)) for k, n in run(
+            "MATCH (n:Concept) RETURN n.key, n.paper_count ORDER BY n.paper_count DESC, n.key LIMIT $k",
+            {"k": max_nodes})]  # fmt: skip
+        top = sorted(ranked)[:max_nodes]
+        papers |= {n.removeprefix("paper:") for _, n in top if n.startswith("paper:")}
+        concepts |= {n.removeprefix("concept:") for _, n in top if n.startswith("concept:")}
+        total = sum(run(f"MATCH (n:{label}) RETURN count(n)", {})[0][0] for label in NODE_TABLES)
+        out.views["graph"] = (nx.Graph(), {n: -s for s, n in top}, total)
+    cooccurs: list[list[Any]] = []
+    if "concepts" in views:
+        cooccurs = run("MATCH (a:Concept)-[r:CO_OCCURS]->(b:Concept) RETURN a.key, b.key, r.weight", {})
+        degree: dict[str, int] = {}
+        for a, b, _ in cooccurs:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+        shown = sorted(degree, key=lambda k: (-degree[k], concept_node(k)))[:max_nodes]
+        concepts |= set(shown)
+        _add_nodes(run, G, "Concept", sorted(degree.keys() - concepts))  # in the view, not in a panel
+    _add_nodes(run, G, "Paper", sorted(papers))
+    _add_nodes(run, G, "Concept", sorted(concepts))
+    _add_mentions(run, G, papers, concepts)
+    for a, b, w in cooccurs:
+        G.add_edge(concept_node(a), concept_node(b), rel="CO_OCCURS", weight=w)
+    if "graph" in views:
+        H, score, total = out.views["graph"]
+        out.views["graph"] = (full_view(G).subgraph(score).copy(), score, total)
+    if "concepts" in views:
+        H = concept_map(G)
+        out.views["concepts"] = (H, None, H.number_of_nodes())
+    return out
+
+
+def _add_nodes(run: Run, G: nx.DiGraph, label: str, keys: list[str]) -> None:
+    props = [p for p, _ in NODE_TABLES[label]]
+    key = props[0]
+    node = paper_node if label == "Paper" else concept_node
+    query = f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) RETURN " + ", ".join(f"n.{p}" for p in props)
+    for row in run(query, {"keys": keys}):
+        data = {p: v for p, v in zip(props, row, strict=True) if v is not None}
+        if label == "Paper":
+            data["extra"] = json.loads(data.get("extra") or "{}")
+        G.add_node(node(row[0]), kind=label, **data)
+
+
+def _add_mentions(run: Run, G: nx.DiGraph, papers: set[str], concepts: set[str]) -> None:
+    """The MENTIONS edges of the shown papers and concepts, with the far ends their panels name."""
+    props = [p for p, _ in REL_TABLES["MENTIONS"][2]]
+    attrs = [{"start_char": "start", "end_char": "end", "n_mentions": "count"}.get(p, p) for p in props]
+    rel = ", ".join(f"m.{p}" for p in props)
+    rows = run("UNWIND $keys AS k MATCH (p:Paper {id: k})-[m:MENTIONS]->(c:Concept) "
+               f"RETURN p.id, c.key, c.name, c.type, {rel}", {"keys": sorted(papers)})  # fmt: skip
+    for pid, key, name, kind, *values in rows:
+        if concept_node(key) not in G:
+            G.add_node(concept_node(key), kind="Concept", key=key, name=name, type=kind)
+        G.add_edge(paper_node(pid), concept_node(key), rel="MENTIONS", **dict(zip(attrs, values, strict=True)))
+    # a concept's panel lists its PANEL_PAPERS latest papers, and the page its first year
+    latest: dict[str, list[tuple[int, str, str, int | None, str]]] = defaultdict(list)
+    for key, pid, title, year, role in run(
+        "UNWIND $keys AS k MATCH (p:Paper)-[m:MENTIONS]->(c:Concept {key: k}) "
+        "RETURN c.key, p.id, p.title, p.year, m.role",
+        {"keys": sorted(concepts)},
+    ):
+        latest[key].append((-(year or 0), pid, title, year, role))
+    for key, found in latest.items():
+        years = [year for *_, year, _ in found if year is not None]
+        if years:
+            G.nodes[concept_node(key)].setdefault("first_year", min(years))
+        for _, pid, title, year, role in sorted(found)[:PANEL_PAPERS]:
+            if paper_node(pid) not in G:
+                G.add_node(paper_node(pid), kind="Paper", id=pid, title=title, year=year)
+            if not G.has_edge(paper_node(pid), concept_node(key)):
+                G.add_edge(paper_node(pid), concept_node(key), rel="MENTIONS", role=role)

@@ -1,0 +1,189 @@
+"""Linking papers added to an already linked corpus, without relinking the corpus.
+
+A full run links every paper (:func:`kg.link.link_papers`, :func:`kg.link.cooccurrence`)
+and keeps a :class:`LinkIndex`: which concepts each paper mentions, and the weights of each
+paper's strongest links. A run that only adds papers then costs what the new papers cost:
+
+- each new paper is scored against every paper, with the idf of the grown corpus, and keeps
+  its ``top_k`` strongest links, exactly as a full run scores it;
+- an old paper gains a link to a new paper when the new one is among its ``top_k`` strongest
+  now; links it had stay, with the weights they were given (a full run may drop some and
+  reweigh the rest slightly, as N and the concept frequencies moved);
+- co-occurrence counts are exact: old counts plus the new papers' pairs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclass
+class LinkDelta:
+    """What adding papers changes in the links (node ids as in :mod:`kg.build`)."""
+
+    #: New ``SHARES_CONCEPTS`` edges ``(u, v, attrs)``, ``u < v``.
+    links: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    #: ``CO_OCCURS`` edges ``(u, v, weight)`` that are new, and old ones whose weight grew.
+    cooccurs_new: list[tuple[str, str, int]] = field(default_factory=list)
+    cooccurs_updated: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Concept node -> its paper count now, for every concept a new paper mentions.
+    paper_counts: dict[str, int] = field(default_factory=dict)
+
+
+class LinkIndex:
+    """Paper x concept postings and each paper's strongest link weights; see the module doc."""
+
+    def __init__(self, papers: list[str], concepts: list[str], indptr: np.ndarray, indices: np.ndarray,
+                 topk: np.ndarray) -> None:  # fmt: skip
+        self.papers = papers
+        self.concepts = concepts
+        self.indptr = indptr.astype(np.int64)
+        self.indices = indices.astype(np.int32)
+        #: ``topk[i]``: paper i's strongest link weights, descending, padded with -inf.
+        self.topk = topk
+
+    @classmethod
+    def from_graph(cls, G: nx.DiGraph, *, top_k: int) -> LinkIndex:
+        """The index of a linked knowledge graph (MENTIONS and SHARES_CONCEPTS edges)."""
+        papers = sorted(n for n, kind in G.nodes(data="kind") if kind == "Paper")
+        concepts = sorted(n for n, kind in G.nodes(data="kind") if kind == "Concept")
+        col = {c: j for j, c in enumerate(concepts)}
+        row = {p: i for i, p in enumerate(papers)}
+        rows: list[list[int]] = [[] for _ in papers]
+        weights: list[list[float]] = [[] for _ in papers]
+        for u, v, d in G.edges(data=True):
+            rel = d.get("rel")
+            if rel == "MENTIONS":
+                rows[row[u]].append(col[v])
+            elif rel == "SHARES_CONCEPTS":
+                weights[row[u]].append(d["weight"])
+                weights[row[v]].append(d["weight"])
+        indptr = np.cumsum([0, *map(len, rows)])
+        indices = np.array([j for r in rows for j in sorted(r)], dtype=np.int32)
+        topk = np.full((len(papers), top_k), -np.inf)
+        for i, ws in enumerate(weights):
+            best = sorted(ws, reverse=True)[:top_k]
+            topk[i, : len(best)] = best
+        return cls(papers, concepts, indptr, indices, topk)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk)
+        (folder / "nodes.json").write_text(json.dumps({"papers": self.papers, "concepts": self.concepts},
+                                                      ensure_ascii=False), encoding="utf-8")  # fmt: skip
+
+    @classmethod
+    def load(cls, folder: Path) -> LinkIndex:
+        arrays = np.load(folder / "index.npz")
+        nodes = json.loads((folder / "nodes.json").read_text(encoding="utf-8"))
+        return cls(nodes["papers"], nodes["concepts"], arrays["indptr"], arrays["indices"], arrays["topk"])
+
+    # -- adding papers ---------------------------------------------------------------------
+
+    def add(self, B: nx.DiGraph, *, min_shared: int = 1, min_weight: float = 0.0, max_df: float = 0.1,
+            min_cooccurrence: int = 2) -> LinkDelta:  # fmt: skip
+        """Add the papers of the paper-concept graph ``B`` (none of them indexed yet).
+
+        Updates the index in place and returns the links to add to the stored graph; the
+        settings are those of :func:`kg.link.link_papers` and :func:`kg.link.cooccurrence`.
+        """
+        new = sorted(n for n, kind in B.nodes(data="kind") if kind == "Paper")
+        known = set(self.papers)
+        if clash := [p for p in new if p in known]:
+            raise ValueError(f"{len(clash)} papers are indexed already, e.g. {clash[0]}")
+        n_old, c_old = len(self.papers), len(self.concepts)
+        col = {c: j for j, c in enumerate(self.concepts)}
+        for c in sorted({c for p in new for c in B.successors(p)} - col.keys()):
+            col[c] = len(self.concepts)
+            self.concepts.append(c)
+        rows = [sorted(col[c] for c in B.successors(p)) for p in new]
+        self.papers += new
+        self.indptr = np.concatenate([self.indptr, self.indptr[-1] + np.cumsum([len(r) for r in rows])])
+        self.indices = np.concatenate([self.indices, np.array([j for r in rows for j in r], dtype=np.int32)])
+        n, n_concepts = len(self.papers), len(self.concepts)
+        X = sp.csr_matrix((np.ones(len(self.indices)), self.indices, self.indptr), shape=(n, n_concepts))
+        df = np.bincount(self.indices, minlength=n_concepts)
+
+        delta = LinkDelta()
+        touched = sorted({j for r in rows for j in r})
+        delta.paper_counts = {self.concepts[j]: int(df[j]) for j in touched}
+        delta.links = self._link_new(X, df, n_old, min_shared=min_shared, min_weight=min_weight, max_df=max_df)
+        self._cooccur(X[:n_old].tocsc(), rows, c_old, min_cooccurrence, delta)
+        return delta
+
+    def _link_new(self, X: sp.csr_matrix, df: np.ndarray, n_old: int, *, min_shared: int, min_weight: float,
+                  max_df: float) -> list[tuple[str, str, dict[str, Any]]]:  # fmt: skip
+        n = X.shape[0]
+        k = self.topk.shape[1]
+        cap = max(2, int(max_df * n))
+        linkable = (df >= 2) & (df <= cap)
+        idf = np.where(linkable, np.log1p(n / np.maximum(df, 1)), 0.0)
+        XL = (X @ sp.diags(linkable.astype(float))).tocsr()
+        XL.eliminate_zeros()
+        XT = XL.T.tocsr()
+        new = XL[n_old:]
+        scores = ((new @ sp.diags(idf)) @ XT).tocsr()
+        counts = (new @ XT).tocsr()
+        scores.sort_indices()
+        counts.sort_indices()
+        chosen: set[tuple[int, int]] = set()
+        offers: dict[int, list[tuple[float, int]]] = defaultdict(list)  # old paper -> (weight, new paper)
+        topk = np.full((n, k), -np.inf)
+        topk[:n_old] = self.topk
+        for i in range(scores.shape[0]):
+            p = n_old + i
+            a, b = scores.indptr[i], scores.indptr[i + 1]
+            js, ws, ns = scores.indices[a:b], np.round(scores.data[a:b], 6), counts.data[a:b]
+            keep = (js != p) & (ns >= min_shared) & (ws >= min_weight)
+            js, ws = js[keep], ws[keep]
+            order = np.lexsort((js, -ws))[:k]
+            chosen.update((min(p, int(q)), max(p, int(q))) for q in js[order])
+            topk[p, : len(order)] = ws[order]
+            for q, w in zip(js.tolist(), ws.tolist(), strict=True):
+                if q < n_old:
+                    offers[q].append((w, p))
+        for q, offered in offers.items():
+            # the new papers now among q's strongest: its old weights first on ties
+            ranked = sorted([(-w, 0, -1) for w in self.topk[q] if w > -np.inf] + [(-w, 1, p) for w, p in offered])[:k]
+            chosen.update((q, p) for _, new_one, p in ranked if new_one)
+            topk[q] = -np.inf
+            topk[q, : len(ranked)] = [-w for w, _, _ in ranked]
+        self.topk = topk
+        links = []
+        for i, j in sorted(chosen):
+            shared = np.intersect1d(XL.indices[XL.indptr[i] : XL.indptr[i + 1]],
+                                    XL.indices[XL.indptr[j] : XL.indptr[j + 1]])  # fmt: skip
+            cols = sorted(shared.tolist(), key=lambda c: (-idf[c], self.concepts[c]))
+            keys = [self.concepts[c] for c in cols]
+            weight = float(sum(idf[c] for c in cols))
+            links.append((self.papers[i], self.papers[j], {
+                "weight": round(weight, 6), "n_shared": len(keys), "shared": [c.removeprefix("concept:") for c in keys]
+            }))  # fmt: skip
+        return links
+
+    def _cooccur(self, old: sp.csc_matrix, rows: list[list[int]], c_old: int, min_papers: int,
+                 delta: LinkDelta) -> None:  # fmt: skip
+        pairs: Counter[tuple[int, int]] = Counter()
+        for r in rows:
+            pairs.update(combinations(sorted(r, key=lambda j: self.concepts[j]), 2))
+        for (a, b), added in sorted(pairs.items(), key=lambda kv: (self.concepts[kv[0][0]], self.concepts[kv[0][1]])):
+            before = 0
+            if a < c_old and b < c_old:
+                pa = old.indices[old.indptr[a] : old.indptr[a + 1]]
+                pb = old.indices[old.indptr[b] : old.indptr[b + 1]]
+                before = int(np.intersect1d(pa, pb, assume_unique=True).size) if len(pa) and len(pb) else 0
+            total = before + added
+            if total >= min_papers:
+                edge = (self.concepts[a], self.concepts[b], total)
+                (delta.cooccurs_updated if before >= min_papers else delta.cooccurs_new).append(edge)

@@ -70,3 +70,21 @@ def neo4j_delete_nodes(label: str) -> str:
 def neo4j_node_keys(label: str) -> str:
     key = NODE_TABLES[label][0][0]
     return f"MATCH (n:{label}) RETURN n.{key} AS key"
+
+
+def set_node_props(label: str, props: list[str]) -> str:
+    """``UNWIND $rows`` of key + ``props``: set those properties on the existing nodes (both stores)."""
+    key = NODE_TABLES[label][0][0]
+    sets = ", ".join(f"n.{p} = row.{p}" for p in props)
+    return f"UNWIND $rows AS row MATCH (n:{label} {{{key}: row.{key}}}) SET {sets}"
+
+
+def set_rel_props(rel: str, props: list[str]) -> str:
+    """``UNWIND $rows`` of ``from``/``to`` keys + ``props``: set them on the existing relationships."""
+    src, dst, _ = REL_TABLES[rel]
+    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
+    sets = ", ".join(f"r.{p} = row.{p}" for p in props)
+    return (
+        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}})-[r:{rel}]->(b:{dst} {{{dst_key}: row.to}}) "
+        f"SET {sets}"
+    )

@@ -6,7 +6,8 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,67 @@ def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
     finally:
         db.close()
     return counts
+
+
+@dataclass
+class GraphDelta:
+    """Rows to add to a stored graph and properties to change, table by table.
+
+    ``nodes``/``rels`` hold new rows as :func:`~kg.store.schema.node_rows` and
+    :func:`~kg.store.schema.rel_rows` make them; ``node_updates``/``rel_updates`` hold the key
+    (or ``from``/``to``) and the properties to set on rows that exist.
+    """
+
+    nodes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    rels: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    node_updates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    rel_updates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def update_embedded(path: str | Path, delta: GraphDelta) -> dict[str, int]:
+    """Apply ``delta`` to the database at ``path`` in one transaction: all of it or none.
+
+    New rows go in with ``COPY`` (nodes before relationships), changes with ``UNWIND $rows``
+    statements. Returns the rows added or changed per table.
+    """
+    import ladybug
+
+    path = Path(path)
+    if not path.exists():
+        raise StoreError(f"no embedded database at {path} to update")
+    counts: dict[str, int] = {}
+    db = ladybug.Database(str(path))
+    try:
+        conn = ladybug.Connection(db)
+        with tempfile.TemporaryDirectory(prefix="kg-copy-") as tmp:
+            conn.execute("BEGIN TRANSACTION")
+            try:
+                for label, props in NODE_TABLES.items():
+                    counts[label] = _copy(conn, label, delta.nodes.get(label, []), props, Path(tmp))
+                for rel, (_, _, props) in REL_TABLES.items():
+                    cols = [("from", "STRING"), ("to", "STRING"), *props]
+                    counts[rel] = _copy(conn, rel, delta.rels.get(rel, []), cols, Path(tmp))
+                for label, rows in delta.node_updates.items():
+                    _update(conn, rows, partial(cypher.set_node_props, label), {"key", "id"})
+                    counts[f"{label} updated"] = len(rows)
+                for rel, rows in delta.rel_updates.items():
+                    _update(conn, rows, partial(cypher.set_rel_props, rel), {"from", "to"})
+                    counts[f"{rel} updated"] = len(rows)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        conn.close()
+    finally:
+        db.close()
+    return counts
+
+
+def _update(conn: Any, rows: list[dict[str, Any]], statement: Callable[[list[str]], str], keys: set[str]) -> None:
+    if rows:
+        props = [p for p in rows[0] if p not in keys]
+        for start in range(0, len(rows), 5000):
+            conn.execute(statement(props), {"rows": rows[start : start + 5000]})
 
 
 def _copy(conn: Any, table: str, rows: list[dict[str, Any]], props: list[tuple[str, str]], tmp: Path) -> int:

@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +23,19 @@ from kg.build import build_graph, knowledge_graph
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace
 from kg.link import cooccurrence, link_papers
+from kg.link.index import LinkIndex
+from kg.pipeline import incremental
+from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import dedupe_papers
 from kg.records import Extraction, Mention, Paper
 from kg.report import write_report
-from kg.store import write_embedded
+from kg.store import read_embedded, write_embedded
+from kg.store.embedded import GraphDelta, _reader, update_embedded
+from kg.store.schema import node_rows, rel_rows
 from kg.viz import concept_map, full_view, paper_map, write_html
+from kg.viz.stored import page_graph
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +48,8 @@ class RunReport:
     """What a run did: counts, sizes, times and where every output went."""
 
     pipeline: str
+    #: "full" or "incremental", why, and the papers added to the graph
+    update: dict[str, Any] = field(default_factory=dict)
     records: dict[str, Any] = field(default_factory=dict)
     mentions: dict[str, Any] = field(default_factory=dict)
     cache: dict[str, int] = field(default_factory=dict)
@@ -69,6 +78,9 @@ class _Run:
     B: nx.DiGraph = field(default_factory=nx.DiGraph)
     G: nx.DiGraph = field(default_factory=nx.DiGraph)
     analytics: Analytics | None = None
+    #: Set when this run adds papers to the stored graph instead of rebuilding it.
+    update: Update | None = None
+    fingerprint: str = ""
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -131,38 +143,61 @@ def extract_stage(run: _Run) -> int:
     spec, out, report = run.spec, run.spec.outputs, run.report
     nlp = load_pipeline(spec.extract.model)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
-    cache = (
-        ExtractionCache(out.cache, namespace=namespace(report.versions["model"], kg.__version__)) if out.cache else None
-    )
+    ns = namespace(report.versions["model"], kg.__version__)
+    run.fingerprint = incremental.fingerprint(spec, ns)
+    run.update, why = incremental.plan(spec, run.papers, ns)
+    todo = run.update.new if run.update else run.papers
+    report.update = {"mode": "incremental" if run.update else "full", "reason": why, "papers_added": len(todo)}
+    if run.update:
+        log.info("incremental run: adding %d new papers to the stored graph", len(todo))
+    elif spec.update.incremental:
+        log.info("full run: %s", why)
+    cache = ExtractionCache(out.cache, namespace=ns) if out.cache else None
     try:
-        run.extractions, hits = extract_cached(run.papers, spec, nlp=nlp, cache=cache, progress=run.progress)
+        run.extractions, hits = extract_cached(todo, spec, nlp=nlp, cache=cache, progress=run.progress)
     finally:
         if cache:
             cache.close()
-    report.cache = {"hits": hits, "extracted": len(run.papers) - hits}
+    report.cache = {"hits": hits, "extracted": len(todo) - hits}
     if out.cache:
         report.outputs["cache"] = str(out.cache)
     if out.mentions:
-        write_mentions(run.extractions, out.mentions)
+        write_mentions(run.extractions, out.mentions, append=run.update is not None)
         report.outputs["mentions"] = str(out.mentions)
     mentions = [m for x in run.extractions for m in x.mentions]
     report.mentions = {
         "total": len(mentions),
-        "by_type": dict(sorted(Counter(m.type for m in mentions).items())),
-        "by_role": dict(sorted(Counter(m.role for m in mentions).items())),
+        "by_type": incremental.count(m.type for m in mentions),
+        "by_role": incremental.count(m.role for m in mentions),
     }
+    if run.update:
+        report.mentions = incremental.add_counts(run.update.state["counts"]["mentions"], report.mentions)
     return len(run.extractions)
 
 
 def build_stage(run: _Run) -> int:
+    if run.update:
+        return _build_update(run, run.update)
     run.B = build_graph(run.papers, run.extractions)
     kinds = Counter(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
     run.report.concepts = dict(sorted(kinds.items()))
     return len(run.papers)
 
 
+def _build_update(run: _Run, update: Update) -> int:
+    """The new papers' graph; concepts it brings that the stored graph lacks are counted in."""
+    run.B = build_graph(update.new, run.extractions)
+    kinds = incremental.count(
+        d["type"] for n, d in run.B.nodes(data=True) if d["kind"] == "Concept" and n not in update.known_before
+    )
+    run.report.concepts = incremental.add_counts(update.state["counts"]["concepts"], kinds)
+    return len(update.new)
+
+
 def link_stage(run: _Run) -> int:
     link = run.spec.link
+    if run.update:
+        return _link_update(run, run.update)
     P = link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
                     top_k=link.top_k)  # fmt: skip
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
@@ -174,9 +209,25 @@ def link_stage(run: _Run) -> int:
     return len(run.papers)
 
 
+def _link_update(run: _Run, update: Update) -> int:
+    """Link the new papers against the stored graph's link index (:mod:`kg.link.index`)."""
+    link, B = run.spec.link, run.B
+    new_concepts = sum(1 for n, kind in B.nodes(data="kind") if kind == "Concept" and n not in update.known_before)
+    update.links = update.index.add(B, min_shared=link.min_shared, min_weight=link.min_weight,
+                                    max_df=link.max_df, min_cooccurrence=link.min_cooccurrence)  # fmt: skip
+    edges = {"MENTIONS": B.number_of_edges(), "SHARES_CONCEPTS": len(update.links.links),
+             "CO_OCCURS": len(update.links.cooccurs_new)}  # fmt: skip
+    added = {"nodes": {"Paper": len(update.new), "Concept": new_concepts}, "edges": edges}
+    run.report.graph = incremental.add_counts(update.state["counts"]["graph"], added)
+    return len(update.new)
+
+
 def analyse_stage(run: _Run) -> int | None:
     """Communities, rankings, trends: computed once, stored as properties, drawn in the report."""
     if not run.spec.analyse.enabled:
+        return None
+    if run.update:
+        log.info("analyse: skipped in an incremental run (the last full run's analytics stay)")
         return None
     a = analyse(run.G, seed=run.spec.analyse.seed)
     for note in a.notes:
@@ -192,24 +243,100 @@ def analyse_stage(run: _Run) -> int | None:
 
 
 def store_stage(run: _Run) -> int | None:
-    if not run.spec.outputs.store:
+    spec, store, update = run.spec, run.spec.outputs.store, run.update
+    if not store:
         return None
-    write_embedded(run.G, run.spec.outputs.store)
-    run.report.outputs["store"] = str(run.spec.outputs.store)
+    run.report.outputs["store"] = str(store)
+    incremental.forget(store)
+    counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph}
+    save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions)
+    if update:
+        items = _store_update(run, store, update)
+        added = update.state["added"] + len(update.new)
+        save(digests=update.digests, index=update.index, added=added, full_papers=update.state["full_papers"])
+        return items
+    write_embedded(run.G, store)
+    if spec.update.incremental:
+        save(
+            digests={p.id: incremental.digest(p) for p in run.papers},
+            index=LinkIndex.from_graph(run.G, top_k=spec.link.top_k),
+            added=0,
+            full_papers=len(run.papers),
+        )
     return run.G.number_of_nodes() + run.G.number_of_edges()
 
 
+def _store_update(run: _Run, store: Path, update: Update) -> int:
+    """Add the new papers, their concepts and links to the store, in one transaction."""
+    B, links = run.B, update.links
+    concepts = [r for r in node_rows(B, "Concept") if f"concept:{r['key']}" not in update.known_before]
+    for row in concepts:
+        row["paper_count"] = links.paper_counts[f"concept:{row['key']}"]
+    touched = sorted(k.removeprefix("concept:") for k in links.paper_counts if k in update.known_before)
+    with _reader(store) as query:
+        stored = {
+            key: (name, aliases or [])
+            for key, name, aliases in query(
+                "UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c.key, c.name, c.aliases", {"keys": touched}
+            ).rows
+        }
+    updates = []
+    for key in touched:
+        name, aliases = stored[key]
+        d = B.nodes[f"concept:{key}"]
+        merged = sorted((set(aliases) | set(d.get("aliases", [])) | {d["name"]}) - {name})
+        updates.append({"key": key, "paper_count": links.paper_counts[f"concept:{key}"], "aliases": merged})
+    delta = GraphDelta(
+        nodes={"Paper": list(node_rows(B, "Paper")), "Concept": concepts},
+        rels={
+            "MENTIONS": list(rel_rows(B, "MENTIONS")),
+            "SHARES_CONCEPTS": [{"from": u.removeprefix("paper:"), "to": v.removeprefix("paper:"), **d}
+                                for u, v, d in links.links],
+            "CO_OCCURS": [_cooccurs(u, v, w) for u, v, w in links.cooccurs_new],
+        },
+        node_updates={"Concept": updates},
+        rel_updates={"CO_OCCURS": [_cooccurs(u, v, w) for u, v, w in links.cooccurs_updated]},
+    )  # fmt: skip
+    return sum(update_embedded(store, delta).values())
+
+
+def _cooccurs(u: str, v: str, weight: int) -> dict[str, Any]:
+    return {"from": u.removeprefix("concept:"), "to": v.removeprefix("concept:"), "weight": weight}
+
+
 def visualise_stage(run: _Run) -> int | None:
-    spec, G = run.spec, run.G
-    if not spec.outputs.html:
+    spec, G, html = run.spec, run.G, run.spec.outputs.html
+    if not html:
         return None
-    shown = write_html(full_view(G), spec.outputs.html, G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes).nodes
-    run.report.outputs["html"] = str(spec.outputs.html)
+    if run.update and spec.outputs.store:
+        return _visualise_stored(run, spec.outputs.store, html)
+    shown = write_html(full_view(G), html, G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes).nodes
+    run.report.outputs["html"] = str(html)
     for name in spec.viz.views:
-        page = spec.outputs.html.with_name(f"{name}.html")
+        page = html.with_name(f"{name}.html")
         H = concept_map(G) if name == "concepts" else paper_map(G)
         shown += write_html(H, page, G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
                             max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+        run.report.outputs[f"html_{name}"] = str(page)
+    return shown
+
+
+def _visualise_stored(run: _Run, store: Path, html: Path) -> int:
+    """The same pages, drawn from what the store holds for them (kg.viz.stored), not a whole graph."""
+    spec = run.spec
+    views = ["graph", *(v for v in spec.viz.views if v == "concepts")]
+    with _reader(store) as query:
+        pages = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes, views=views)
+    H, score, total = pages.views["graph"]
+    shown = write_html(H, html, G=pages.G, title=spec.viz.title, max_nodes=spec.viz.max_nodes, score=score,
+                       total=total).nodes  # fmt: skip
+    run.report.outputs["html"] = str(html)
+    G = read_embedded(store) if "papers" in spec.viz.views else pages.G  # the paper map needs every link
+    for name in spec.viz.views:
+        page = html.with_name(f"{name}.html")
+        H = pages.views["concepts"][0] if name == "concepts" else paper_map(G)
+        shown += write_html(H, page, G=G if name == "papers" else pages.G, title=f"{spec.viz.title}: {name}",
+                            colour_by="community", max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
         run.report.outputs[f"html_{name}"] = str(page)
     return shown
 
@@ -218,7 +345,7 @@ def report_stage(run: _Run) -> int | None:
     """The researcher's report of the run: HTML with charts, and Markdown."""
     out = run.spec.outputs
     if run.analytics is None or not (out.report_html or out.report_md):
-        return None
+        return None  # also in an incremental run: the last full run's report stays
     html = out.report_html or out.report.with_suffix(".html")
     md = out.report_md or html.with_suffix(".md")
     pages = {"graph": out.html} if out.html else {}
@@ -338,9 +465,9 @@ def _extract_dask(
     return [Extraction(p.id, done[p.id]) for p in papers]
 
 
-def write_mentions(extractions: list[Extraction], path: Path) -> None:
-    """Write ``kg extract`` output: one JSON object per paper."""
+def write_mentions(extractions: list[Extraction], path: Path, *, append: bool = False) -> None:
+    """Write ``kg extract`` output: one JSON object per paper (after the file's lines, with ``append``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
+    with path.open("a" if append else "w", encoding="utf-8") as fh:
         for x in extractions:
             fh.write(json.dumps(x.to_dict(), ensure_ascii=False) + "\n")

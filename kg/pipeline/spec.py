@@ -67,6 +67,15 @@ class AnalyseSettings(_Section):
     seed: int = 7
 
 
+class UpdateSettings(_Section):
+    #: Add the papers that are new since the last run to the stored graph instead of rebuilding
+    #: it, when nothing else changed (no paper edited or gone, same model, config and settings).
+    incremental: bool = False
+    #: ...but rebuild everything (and recompute the analytics and the report) once the papers
+    #: added since the last full run exceed this share of the papers it had.
+    refresh: float = Field(0.2, ge=0)
+
+
 class Outputs(_Section):
     store: Path | None = Path("out/kg.lbug")
     html: Path | None = Path("out/graph.html")
@@ -87,6 +96,7 @@ class PipelineSpec(_Section):
     link: LinkSettings = Field(default_factory=LinkSettings)
     analyse: AnalyseSettings = Field(default_factory=AnalyseSettings)
     viz: VizSettings = Field(default_factory=VizSettings)
+    update: UpdateSettings = Field(default_factory=UpdateSettings)
     outputs: Outputs = Field(default_factory=Outputs)
 
 

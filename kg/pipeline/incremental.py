@@ -1,0 +1,133 @@
+"""Incremental runs: add the papers that are new since the last run to the stored graph.
+
+A full run that ends writing its store (``update.incremental = true``) leaves a state folder
+beside it (``<store>.state/``): a digest of every paper, the link index
+(:class:`kg.link.index.LinkIndex`) and the run's counts. The next run compares its papers
+with the digests. When papers were only added, and the model, the configuration and the
+settings are the same, it extracts, links and stores only those papers, in one store
+transaction, and draws the pages from the store; otherwise it rebuilds everything. The
+analytics and the report are those of the last full run until the next one, which comes
+once the papers added since exceed ``update.refresh`` of the papers it had.
+
+The state is removed before the store is touched and written back only once the store is,
+so a run killed half-way leaves no state and the next run rebuilds from the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kg.link.index import LinkDelta, LinkIndex
+from kg.pipeline.spec import PipelineSpec
+from kg.records import Paper
+
+STATE_FILE = "run.json"
+
+
+@dataclass
+class Update:
+    """An incremental run: the last run's state and the papers to add."""
+
+    folder: Path
+    state: dict[str, Any]
+    index: LinkIndex
+    new: list[Paper]
+    digests: dict[str, str]
+    links: LinkDelta = field(default_factory=LinkDelta)
+    #: The concept nodes of the stored graph.
+    known_before: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.known_before = set(self.index.concepts)
+
+
+def state_folder(store: Path) -> Path:
+    return store.with_name(store.name + ".state")
+
+
+def digest(paper: Paper) -> str:
+    """A digest of everything a paper contributes to the graph."""
+    text = json.dumps(asdict(paper), ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def fingerprint(spec: PipelineSpec, namespace: str) -> str:
+    """What must not change between a run and the update of its graph: extraction and linking."""
+    settings = json.dumps([namespace, spec.link.model_dump(), spec.read.model_dump(mode="json")], sort_keys=True)
+    return hashlib.sha256(settings.encode()).hexdigest()[:16]
+
+
+def plan(spec: PipelineSpec, papers: list[Paper], namespace: str) -> tuple[Update | None, str]:
+    """The update of the stored graph this run can make, or ``None`` and why it rebuilds."""
+    if not spec.update.incremental:
+        return None, "incremental updates are off (update.incremental)"
+    store = spec.outputs.store
+    if store is None:
+        return None, "there is no store to update (outputs.store)"
+    folder = state_folder(store)
+    try:
+        state = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, f"no finished earlier run to update ({folder / STATE_FILE})"
+    if not store.exists():
+        return None, f"the store {store} is gone"
+    if state.get("fingerprint") != fingerprint(spec, namespace):
+        return None, "the model, the configuration or the read/link settings changed"
+    mentions = spec.outputs.mentions
+    if mentions and (state.get("mentions") != str(mentions) or not mentions.exists()):
+        return None, f"the mentions file {mentions} is not the last run's"
+    stored: dict[str, str] = json.loads((folder / "papers.json").read_text(encoding="utf-8"))
+    digests = {p.id: digest(p) for p in papers}
+    if gone := stored.keys() - digests.keys():
+        return None, f"{len(gone)} papers of the last run are gone (e.g. {min(gone)})"
+    if changed := sorted(i for i, d in stored.items() if digests[i] != d):
+        return None, f"{len(changed)} papers changed since the last run (e.g. {changed[0]})"
+    new = [p for p in papers if p.id not in stored]
+    added = state["added"] + len(new)
+    if added > spec.update.refresh * state["full_papers"]:
+        return None, f"{added} papers added since the last full run: over update.refresh = {spec.update.refresh}"
+    return Update(folder, state, LinkIndex.load(folder), new, digests), ""
+
+
+def forget(store: Path) -> None:
+    """Remove the state before the store changes: until it is written back, the next run rebuilds."""
+    (state_folder(store) / STATE_FILE).unlink(missing_ok=True)
+
+
+def save(store: Path, *, fingerprint: str, digests: dict[str, str], index: LinkIndex, counts: dict[str, Any],
+         added: int, full_papers: int, mentions: Path | None) -> None:  # fmt: skip
+    """Write the state of a run whose store is complete; the state file goes last."""
+    folder = state_folder(store)
+    index.save(folder)
+    (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
+    state = {"fingerprint": fingerprint, "counts": counts, "added": added, "full_papers": full_papers,
+             "mentions": str(mentions) if mentions else None}  # fmt: skip
+    tmp = folder / (STATE_FILE + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(folder / STATE_FILE)
+
+
+def add_counts(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Nested counts added up: ``{"by_type": {"Method": 2}}`` + ``{"by_type": {"Method": 1}}``.
+
+    >>> add_counts({"total": 2, "by_type": {"Method": 2}}, {"total": 1, "by_type": {"Method": 1, "Metric": 1}})
+    {'by_type': {'Method': 3, 'Metric': 1}, 'total': 3}
+    """
+    out: dict[str, Any] = {}
+    for key in sorted(old.keys() | new.keys()):
+        a, b = old.get(key), new.get(key)
+        if isinstance(a, dict) or isinstance(b, dict):
+            out[key] = add_counts(a or {}, b or {})
+        else:
+            out[key] = (a or 0) + (b or 0)
+    return out
+
+
+def count(items: Iterable[str]) -> dict[str, int]:
+    return dict(sorted(Counter(items).items()))

@@ -1,0 +1,122 @@
+"""Incremental runs: new papers are added to the stored graph instead of rebuilding it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kg.pipeline import load_pipeline_file, run_pipeline
+from kg.store import read_embedded
+from kg.store.schema import ANALYTICS
+from kg.viz import full_view, write_html
+from tests.test_pipeline import LINES, _pipeline
+
+ON = ["update.incremental=true", "viz.views=[\"concepts\"]"]
+
+
+def _split(G):
+    nodes = {n: {k: v for k, v in d.items() if k not in ANALYTICS} for n, d in G.nodes(data=True)}
+    edges: dict[str, dict] = {}
+    for u, v, d in G.edges(data=True):
+        edges.setdefault(d["rel"], {})[(u, v)] = d
+    return nodes, edges
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory):
+    """A run on 250 papers, then on the same 250 + 50 new ones; and a fresh run on all 300."""
+    tmp = tmp_path_factory.mktemp("incremental")
+    path, out = _pipeline(tmp, LINES[:250], name="grown")
+    first = run_pipeline(load_pipeline_file(path, ON))
+    (tmp / "grown.jsonl").write_text("".join(LINES[:300]), encoding="utf-8")
+    second = run_pipeline(load_pipeline_file(path, ON))
+    fresh_path, fresh_out = _pipeline(tmp, LINES[:300], name="fresh")
+    fresh = run_pipeline(load_pipeline_file(fresh_path, ON))
+    return first, second, fresh, out, fresh_out
+
+
+def test_new_papers_are_added_not_rebuilt(grown):
+    first, second, fresh, _, _ = grown
+    assert first.update["mode"] == "full" and fresh.update["mode"] == "full"
+    assert second.update == {"mode": "incremental", "reason": "", "papers_added": 50}
+    assert second.cache == {"hits": 0, "extracted": 50}
+    assert "analyse" not in second.stages and "report" not in second.stages
+    # the counts of the run report add up to those of a fresh run on all the papers
+    assert second.records == fresh.records and second.mentions == fresh.mentions
+    # a concept keeps the type it was first stored with (a rebuild takes its commonest type)
+    assert sum(second.concepts.values()) == sum(fresh.concepts.values())
+    assert second.graph["nodes"] == fresh.graph["nodes"]
+
+
+def test_the_updated_store_matches_a_rebuilt_one(grown):
+    _, second, _, out, fresh_out = grown
+    nodes, edges = _split(read_embedded(out / "kg.lbug"))
+    fresh_nodes, fresh_edges = _split(read_embedded(fresh_out / "kg.lbug"))
+    assert nodes.keys() == fresh_nodes.keys()
+    papers = [n for n in nodes if n.startswith("paper:")]
+    assert all(nodes[n] == fresh_nodes[n] for n in papers)
+    # concepts: the same keys and paper counts; names and types are kept from when they were first stored
+    same = ("key", "paper_count")
+    assert all({k: nodes[n][k] for k in same} == {k: fresh_nodes[n][k] for k in same} for n in nodes if n not in papers)
+    assert edges["MENTIONS"] == fresh_edges["MENTIONS"]
+    assert edges["CO_OCCURS"] == fresh_edges["CO_OCCURS"]
+    # every link of a rebuild is there; links of new papers have the rebuild's weights and concepts
+    links, fresh_links = edges["SHARES_CONCEPTS"], fresh_edges["SHARES_CONCEPTS"]
+    assert fresh_links.keys() <= links.keys()
+    assert len(links) - len(fresh_links) <= 0.02 * len(fresh_links)
+    new = {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]}
+    assert all(links[e] == d for e, d in fresh_links.items() if new & set(e))
+    # and the report counts what the store holds
+    assert second.graph["edges"] == {rel: len(es) for rel, es in sorted(edges.items())}
+
+
+def test_pages_of_an_update_are_drawn_from_the_store(grown, tmp_path):
+    _, _, _, out, _ = grown
+    G = read_embedded(out / "kg.lbug")
+    write_html(full_view(G), tmp_path / "graph.html", G=G, title="kg knowledge graph", max_nodes=2000)
+    assert (out / "graph.html").read_text(encoding="utf-8") == (tmp_path / "graph.html").read_text(encoding="utf-8")
+    assert (out / "concepts.html").stat().st_mtime >= (out / "kg.lbug").stat().st_mtime
+
+
+def test_a_changed_paper_or_model_means_a_full_run(tmp_path):
+    path, _ = _pipeline(tmp_path, LINES[:30], name="edit")
+    run_pipeline(load_pipeline_file(path, ON))
+    assert run_pipeline(load_pipeline_file(path, ON)).update["mode"] == "incremental"  # nothing new: nothing to do
+    edited = json.loads(LINES[3])
+    edited["abstract"] += " We also release our code."
+    lines = [*LINES[:3], json.dumps(edited) + "\n", *LINES[4:30]]
+    (tmp_path / "edit.jsonl").write_text("".join(lines), encoding="utf-8")
+    again = run_pipeline(load_pipeline_file(path, ON))
+    assert again.update["mode"] == "full" and "1 papers changed" in again.update["reason"]
+    linked = run_pipeline(load_pipeline_file(path, [*ON, "link.top_k=5"]))
+    assert linked.update["mode"] == "full" and "settings changed" in linked.update["reason"]
+    (tmp_path / "edit.jsonl").write_text("".join(lines + LINES[30:40]), encoding="utf-8")
+    refresh = run_pipeline(load_pipeline_file(path, [*ON, "link.top_k=5", "update.refresh=0.2"]))
+    assert refresh.update["mode"] == "full" and "over update.refresh" in refresh.update["reason"]
+
+
+def test_an_update_that_fails_changes_nothing_and_the_next_run_rebuilds(tmp_path, monkeypatch):
+    path, out = _pipeline(tmp_path, LINES[:40], name="crash")
+    run_pipeline(load_pipeline_file(path, ON))
+    (tmp_path / "crash.jsonl").write_text("".join(LINES[:45]), encoding="utf-8")
+
+    import kg.store.embedded as embedded
+
+    def fail_after_papers(conn, table, rows, props, tmp):
+        if table == "MENTIONS":
+            raise OSError("disk full")
+        return copy(conn, table, rows, props, tmp)
+
+    copy = embedded._copy
+    monkeypatch.setattr(embedded, "_copy", fail_after_papers)
+    with pytest.raises(OSError, match="disk full"):
+        run_pipeline(load_pipeline_file(path, ON))
+    monkeypatch.setattr(embedded, "_copy", copy)
+    stored = read_embedded(out / "kg.lbug")
+    assert sum(1 for _, kind in stored.nodes(data="kind") if kind == "Paper") == 40  # the transaction rolled back
+
+    rerun = run_pipeline(load_pipeline_file(path, ON))
+    assert rerun.update["mode"] == "full" and "no finished earlier run" in rerun.update["reason"]
+    assert rerun.cache == {"hits": 45, "extracted": 0}
+    assert sum(1 for _, kind in read_embedded(out / "kg.lbug").nodes(data="kind") if kind == "Paper") == 45

@@ -319,6 +319,27 @@ def viz(
         raise KGError(f"unknown view {view!r}: use one of {', '.join(VIEWS)}")
     if colour_by not in ("", "type", "community") or size_by not in ("degree", "pagerank"):
         raise KGError("--colour-by takes type or community, --size-by degree or pagerank")
+    colour = colour_by or ("community" if view in ("concepts", "papers") else "type")
+    out = output or Path("out") / f"{view}.html"
+    if view in ("graph", "concepts") and size_by == "degree":
+        # what the page shows, read from the store: fast however big the graph is
+        from kg.viz.stored import page_graph
+
+        if neo4j:
+            from kg.store.neo4j import Neo4jSettings, query_neo4j
+
+            settings = Neo4jSettings.from_env()
+            pages = page_graph(lambda q, p: query_neo4j(settings, q, p).rows, max_nodes=max_nodes, views=[view])
+        else:
+            from kg.store import reader
+
+            with reader(db) as run_query:
+                pages = page_graph(lambda q, p: run_query(q, p).rows, max_nodes=max_nodes, views=[view])
+        H, score, total = pages.views[view]
+        result = write_html(H, out, G=pages.G, title=title or f"kg: {view} view", colour_by=colour,
+                            max_nodes=max_nodes, score=score, total=total)  # fmt: skip
+        typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")
+        return
     if neo4j:
         from kg.store.neo4j import Neo4jSettings, query_neo4j, read_neo4j
 
@@ -346,9 +367,8 @@ def viz(
             raise KGError("the query returned no Paper or Concept nodes to draw (return nodes or paths)")
     else:
         H = {"graph": full_view, "concepts": concept_map, "papers": paper_map}[view](G)
-    colour = colour_by or ("community" if view in ("concepts", "papers") else "type")
     result = write_html(
-        H, output or Path("out") / f"{view}.html", G=G, title=title or f"kg: {view} view", colour_by=colour,
+        H, out, G=G, title=title or f"kg: {view} view", colour_by=colour,
         size_by=size_by, max_nodes=max_nodes,
     )  # fmt: skip
     typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")

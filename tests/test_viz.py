@@ -180,3 +180,24 @@ def test_ego_view_resolves_names_and_depth(sample_graph):
 
     with pytest.raises(KGError, match="no paper or concept 'nonexistent thing'"):
         ego_view(sample_graph, "nonexistent thing")
+
+
+@pytest.mark.parametrize(
+    ("view", "draw", "colour", "cap"), [("graph", full_view, "type", 300), ("concepts", concept_map, "community", 30)]
+)
+def test_a_page_read_from_the_store_equals_one_drawn_from_the_whole_graph(sample_run, sample_graph, tmp_path, view,
+                                                                           draw, colour, cap):  # fmt: skip
+    """``kg viz`` reads only what a capped page shows (kg.viz.stored): the page is the same."""
+    from typer.testing import CliRunner
+
+    from kg.cli import app
+
+    out, _ = sample_run
+    page = tmp_path / f"{view}-store.html"
+    args = ["viz", view, "--db", str(out / "kg.lbug"), "-o", str(page), "--max-nodes", str(cap)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "left out" in result.output and "(0 left out)" not in result.output
+    whole = write_html(draw(sample_graph), tmp_path / "whole.html", G=sample_graph, title=f"kg: {view} view",
+                       colour_by=colour, max_nodes=cap)  # fmt: skip
+    assert page.read_text(encoding="utf-8") == whole.path.read_text(encoding="utf-8")

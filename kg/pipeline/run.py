@@ -31,8 +31,7 @@ from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import dedupe_papers
 from kg.records import Extraction, Mention, Paper
 from kg.report import write_report
-from kg.store import read_embedded, write_embedded
-from kg.store.embedded import GraphDelta, _reader, update_embedded
+from kg.store import GraphDelta, read_embedded, reader, update_embedded, write_embedded
 from kg.store.schema import node_rows, rel_rows
 from kg.viz import concept_map, full_view, paper_map, write_html
 from kg.viz.stored import page_graph
@@ -273,7 +272,7 @@ def _store_update(run: _Run, store: Path, update: Update) -> int:
     for row in concepts:
         row["paper_count"] = links.paper_counts[f"concept:{row['key']}"]
     touched = sorted(k.removeprefix("concept:") for k in links.paper_counts if k in update.known_before)
-    with _reader(store) as query:
+    with reader(store) as query:
         stored = {
             key: (name, aliases or [])
             for key, name, aliases in query(
@@ -325,7 +324,7 @@ def _visualise_stored(run: _Run, store: Path, html: Path) -> int:
     """The same pages, drawn from what the store holds for them (kg.viz.stored), not a whole graph."""
     spec = run.spec
     views = ["graph", *(v for v in spec.viz.views if v == "concepts")]
-    with _reader(store) as query:
+    with reader(store) as query:
         pages = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes, views=views)
     H, score, total = pages.views["graph"]
     shown = write_html(H, html, G=pages.G, title=spec.viz.title, max_nodes=spec.viz.max_nodes, score=score,

@@ -136,12 +136,12 @@ def _copy(conn: Any, table: str, rows: list[dict[str, Any]], props: list[tuple[s
 
 def query_embedded(path: str | Path, query: str, params: Mapping[str, Any] | None = None) -> QueryResult:
     """Run one Cypher query read-only against the database at ``path``."""
-    with _reader(path) as run:
+    with reader(path) as run:
         return run(query, params)
 
 
 @contextmanager
-def _reader(path: str | Path) -> Iterator[Callable[..., QueryResult]]:
+def reader(path: str | Path) -> Iterator[Callable[..., QueryResult]]:
     """One read-only connection to the database at ``path``, as a function that runs queries."""
     import ladybug
 
@@ -179,5 +179,5 @@ def _first_line(exc: Exception) -> str:
 
 def read_embedded(path: str | Path) -> nx.DiGraph:
     """Read a knowledge graph written by :func:`write_embedded` back into networkx."""
-    with _reader(path) as run:
+    with reader(path) as run:
         return graph_from_queries(lambda q: run(q).rows)

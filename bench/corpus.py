@@ -1,13 +1,14 @@
-"""The full ACL corpus (61,880 abstracts) through the default stages, then again with 1,000 new papers.
+"""The full ACL corpus (61,880 abstracts) through a pipeline, then again with 1,000 new papers.
 
 Each run is a `kg run pipelines/acl-full.toml` process, as a user would start it, with the
 stages the issue names: read, extract (all cores), build, link, embedded store and capped HTML
 views (the analyse stage and the report are off in both runs). Run 1 starts from an empty
 cache and no store. Run 2 adds 1,000 new papers (real corpus abstracts with their sentences in
 reverse order, new ids and titles, so their text is new to the cache) and runs again: the
-pipeline is incremental (`update.incremental`), so only those are extracted, linked and stored. Peak memory is the largest sum of the proportional set size (PSS: shared pages
-counted once) of kg and its worker processes, sampled every 0.2 s. Prints per-stage figures,
-then one JSON line. Run: .venv/bin/python bench/corpus.py
+pipeline is incremental (`update.incremental`), so only those are extracted, linked and
+stored. Peak memory is the largest sum of the proportional set size (PSS: shared pages counted
+once) of kg and its worker processes, sampled every 0.2 s. Prints per-stage figures, then one
+JSON line. Run: .venv/bin/python bench/corpus.py
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from kg.store.schema import ANALYTICS
 from kg.viz import full_view, write_html
 from tests.test_pipeline import LINES, _pipeline
 
-ON = ["update.incremental=true", "viz.views=[\"concepts\"]"]
+ON = ["update.incremental=true", 'viz.views=["concepts"]']
 
 
 def _split(G):

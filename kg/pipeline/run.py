@@ -125,7 +125,7 @@ def read_stage(run: _Run) -> int:
             run.papers += papers
             rejects.update(kinds)
             read += len(papers) + sum(kinds.values())
-    if spec.read.dedupe and len(spec.sources) > 1:
+    if spec.read.dedupe:
         run.papers = _merge_duplicates(run.papers, rejects, out.rejects)
     run.report.records = {
         "read": read,

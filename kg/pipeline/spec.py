@@ -30,7 +30,7 @@ class Source(_Section):
 class ReadSettings(_Section):
     max_abstract_chars: int = Field(20_000, gt=0)
     min_abstract_chars: int = Field(20, ge=1)
-    #: With several sources, merge the same paper (same DOI, arXiv id or title) into one.
+    #: Merge the same paper (same DOI, arXiv id or title), within and across sources, into one.
     dedupe: bool = True
 
 

@@ -103,16 +103,16 @@ def test_an_update_that_fails_changes_nothing_and_the_next_run_rebuilds(tmp_path
 
     import kg.store.embedded as embedded
 
-    def fail_after_papers(conn, table, rows, props, tmp):
-        if table == "MENTIONS":
+    def fail_after_papers(conn, statement, rows, size=5000):
+        if "MENTIONS" in statement:
             raise OSError("disk full")
-        return copy(conn, table, rows, props, tmp)
+        return batches(conn, statement, rows, size)
 
-    copy = embedded._copy
-    monkeypatch.setattr(embedded, "_copy", fail_after_papers)
+    batches = embedded._batches
+    monkeypatch.setattr(embedded, "_batches", fail_after_papers)
     with pytest.raises(OSError, match="disk full"):
         run_pipeline(load_pipeline_file(path, ON))
-    monkeypatch.setattr(embedded, "_copy", copy)
+    monkeypatch.setattr(embedded, "_batches", batches)
     stored = read_embedded(out / "kg.lbug")
     assert sum(1 for _, kind in stored.nodes(data="kind") if kind == "Paper") == 40  # the transaction rolled back
 

@@ -19,7 +19,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ from kg.pipeline.spec import PipelineSpec
 from kg.records import Paper
 
 STATE_FILE = "run.json"
+#: Changes whenever what the state holds or how it is computed (the digests) changes.
+STATE_VERSION = 1
 
 
 @dataclass
@@ -53,13 +55,15 @@ def state_folder(store: Path) -> Path:
 
 def digest(paper: Paper) -> str:
     """A digest of everything a paper contributes to the graph."""
-    text = json.dumps(asdict(paper), ensure_ascii=False, sort_keys=True, default=str)
+    fields = [paper.id, paper.title, paper.abstract, paper.year, paper.authors, paper.venue, paper.extra]
+    text = json.dumps(fields, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()
 
 
 def fingerprint(spec: PipelineSpec, namespace: str) -> str:
     """What must not change between a run and the update of its graph: extraction and linking."""
-    settings = json.dumps([namespace, spec.link.model_dump(), spec.read.model_dump(mode="json")], sort_keys=True)
+    settings = json.dumps([STATE_VERSION, namespace, spec.link.model_dump(), spec.read.model_dump(mode="json")],
+                          sort_keys=True)  # fmt: skip
     return hashlib.sha256(settings.encode()).hexdigest()[:16]
 
 

@@ -128,7 +128,7 @@ def _authors(value: Any) -> list[str]:
 
 def _has_surrogates(value: Any) -> bool:
     if isinstance(value, str):
-        return bool(_SURROGATE.search(value))
+        return not value.isascii() and bool(_SURROGATE.search(value))
     if isinstance(value, list):
         return any(_has_surrogates(v) for v in value)
     if isinstance(value, dict):

@@ -88,3 +88,23 @@ def set_rel_props(rel: str, props: list[str]) -> str:
         f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}})-[r:{rel}]->(b:{dst} {{{dst_key}: row.to}}) "
         f"SET {sets}"
     )
+
+
+def _typed(props: list[tuple[str, str]]) -> str:
+    # LadybugDB infers a parameter's type from its values: cast, so a first null or [] types nothing
+    return ", ".join(f"{p}: CAST(row.{p} AS {t})" for p, t in props)
+
+
+def ladybug_create_nodes(label: str) -> str:
+    """``UNWIND $rows CREATE`` of new nodes: logged in LadybugDB's WAL, unlike ``COPY``."""
+    return f"UNWIND $rows AS row CREATE (n:{label} {{{_typed(NODE_TABLES[label])}}})"
+
+
+def ladybug_create_rels(rel: str) -> str:
+    """``UNWIND $rows`` of ``from``/``to`` keys: MATCH both ends, CREATE the relationship."""
+    src, dst, props = REL_TABLES[rel]
+    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
+    return (
+        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}}) MATCH (b:{dst} {{{dst_key}: row.to}}) "
+        f"CREATE (a)-[r:{rel} {{{_typed(props)}}}]->(b)"
+    )

@@ -7,7 +7,6 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +77,20 @@ class GraphDelta:
     rel_updates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
+#: An update leaves its changes in the write-ahead log (read and replayed by every reader)
+#: and checkpoints them into the database file once the log is this big: a checkpoint
+#: rewrites much of the relationship storage (seconds for the full corpus), so it is paid
+#: once per many updates, not by each.
+CHECKPOINT_BYTES = 128 * 2**20
+
+
 def update_embedded(path: str | Path, delta: GraphDelta) -> dict[str, int]:
     """Apply ``delta`` to the database at ``path`` in one transaction: all of it or none.
 
-    New rows go in with ``COPY`` (nodes before relationships), changes with ``UNWIND $rows``
-    statements. Returns the rows added or changed per table.
+    New rows go in with ``UNWIND $rows ... CREATE`` (nodes before relationships), changes
+    with ``UNWIND $rows ... SET``: unlike ``COPY``, these are written to the write-ahead log,
+    so committing them does not rewrite the database file (see :data:`CHECKPOINT_BYTES`).
+    Returns the rows added or changed per table.
     """
     import ladybug
 
@@ -90,38 +98,36 @@ def update_embedded(path: str | Path, delta: GraphDelta) -> dict[str, int]:
     if not path.exists():
         raise StoreError(f"no embedded database at {path} to update")
     counts: dict[str, int] = {}
-    db = ladybug.Database(str(path))
+    db = ladybug.Database(str(path), checkpoint_threshold=CHECKPOINT_BYTES)
     try:
         conn = ladybug.Connection(db)
-        with tempfile.TemporaryDirectory(prefix="kg-copy-") as tmp:
-            conn.execute("BEGIN TRANSACTION")
-            try:
-                for label, props in NODE_TABLES.items():
-                    counts[label] = _copy(conn, label, delta.nodes.get(label, []), props, Path(tmp))
-                for rel, (_, _, props) in REL_TABLES.items():
-                    cols = [("from", "STRING"), ("to", "STRING"), *props]
-                    counts[rel] = _copy(conn, rel, delta.rels.get(rel, []), cols, Path(tmp))
-                for label, rows in delta.node_updates.items():
-                    _update(conn, rows, partial(cypher.set_node_props, label), {"key", "id"})
-                    counts[f"{label} updated"] = len(rows)
-                for rel, rows in delta.rel_updates.items():
-                    _update(conn, rows, partial(cypher.set_rel_props, rel), {"from", "to"})
-                    counts[f"{rel} updated"] = len(rows)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+        conn.execute("CALL force_checkpoint_on_close=false")
+        conn.execute("BEGIN TRANSACTION")
+        try:
+            for label in NODE_TABLES:
+                counts[label] = _batches(conn, cypher.ladybug_create_nodes(label), delta.nodes.get(label, []))
+            for rel in REL_TABLES:
+                counts[rel] = _batches(conn, cypher.ladybug_create_rels(rel), delta.rels.get(rel, []))
+            for label, rows in delta.node_updates.items():
+                props = [p for p in (rows[0] if rows else {}) if p != NODE_TABLES[label][0][0]]
+                counts[f"{label} updated"] = _batches(conn, cypher.set_node_props(label, props), rows)
+            for rel, rows in delta.rel_updates.items():
+                props = [p for p in (rows[0] if rows else {}) if p not in ("from", "to")]
+                counts[f"{rel} updated"] = _batches(conn, cypher.set_rel_props(rel, props), rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
         conn.close()
     finally:
         db.close()
     return counts
 
 
-def _update(conn: Any, rows: list[dict[str, Any]], statement: Callable[[list[str]], str], keys: set[str]) -> None:
-    if rows:
-        props = [p for p in rows[0] if p not in keys]
-        for start in range(0, len(rows), 5000):
-            conn.execute(statement(props), {"rows": rows[start : start + 5000]})
+def _batches(conn: Any, statement: str, rows: list[dict[str, Any]], size: int = 5000) -> int:
+    for start in range(0, len(rows), size):
+        conn.execute(statement, {"rows": rows[start : start + size]})
+    return len(rows)
 
 
 def _copy(conn: Any, table: str, rows: list[dict[str, Any]], props: list[tuple[str, str]], tmp: Path) -> int:

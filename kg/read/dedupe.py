@@ -12,6 +12,7 @@ matches, through any key that paper or its merged duplicates brought.
 from __future__ import annotations
 
 import dataclasses
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -47,13 +48,17 @@ class Deduped:
     merged: list[Merged] = field(default_factory=list)
 
 
+#: What is not a letter or digit (``str.isalnum``): ``\W`` and the underscore.
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def title_key(title: str) -> str:
     """The form of a title that duplicates share: NFKC, case-folded, letters and digits only.
 
     >>> title_key("ＢＥＲＴ: Pre-training of Deep  Bidirectional Transformers!")
     'bertpretrainingofdeepbidirectionaltransformers'
     """
-    return "".join(ch for ch in unicodedata.normalize("NFKC", title).casefold() if ch.isalnum())
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", title).casefold())
 
 
 def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_CHARS) -> Deduped:

@@ -8,6 +8,7 @@ holds, and the page is the one :func:`kg.viz.write_html` draws from the whole gr
 
 from __future__ import annotations
 
+import heapq
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -102,26 +103,29 @@ def _add_mentions(run: Run, G: nx.DiGraph, papers: set[str], concepts: set[str])
     props = [p for p, _ in REL_TABLES["MENTIONS"][2]]
     attrs = [{"start_char": "start", "end_char": "end", "n_mentions": "count"}.get(p, p) for p in props]
     rel = ", ".join(f"m.{p}" for p in props)
-    rows = run("UNWIND $keys AS k MATCH (p:Paper {id: k})-[m:MENTIONS]->(c:Concept) "
+    # (IN, not UNWIND: LadybugDB plans this one ten times faster)
+    rows = run("MATCH (p:Paper)-[m:MENTIONS]->(c:Concept) WHERE p.id IN $keys "
                f"RETURN p.id, c.key, c.name, c.type, {rel}", {"keys": sorted(papers)})  # fmt: skip
     for pid, key, name, kind, *values in rows:
         if concept_node(key) not in G:
             G.add_node(concept_node(key), kind="Concept", key=key, name=name, type=kind)
         G.add_edge(paper_node(pid), concept_node(key), rel="MENTIONS", **dict(zip(attrs, values, strict=True)))
     # a concept's panel lists its PANEL_PAPERS latest papers, and the page its first year
-    latest: dict[str, list[tuple[int, str, str, int | None, str]]] = defaultdict(list)
-    for key, pid, title, year, role in run(
-        "UNWIND $keys AS k MATCH (p:Paper)-[m:MENTIONS]->(c:Concept {key: k}) "
-        "RETURN c.key, p.id, p.title, p.year, m.role",
-        {"keys": sorted(concepts)},
-    ):
-        latest[key].append((-(year or 0), pid, title, year, role))
-    for key, found in latest.items():
-        years = [year for *_, year, _ in found if year is not None]
-        if years:
-            G.nodes[concept_node(key)].setdefault("first_year", min(years))
-        for _, pid, title, year, role in sorted(found)[:PANEL_PAPERS]:
-            if paper_node(pid) not in G:
-                G.add_node(paper_node(pid), kind="Paper", id=pid, title=title, year=year)
+    latest: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
+    first: dict[str, int] = {}
+    for key, pid, year, role in run("UNWIND $keys AS k MATCH (p:Paper)-[m:MENTIONS]->(c:Concept {key: k}) "
+                                    "RETURN c.key, p.id, p.year, m.role", {"keys": sorted(concepts)}):  # fmt: skip
+        latest[key].append((-(year or 0), pid, role))
+        if year is not None and year < first.get(key, year + 1):
+            first[key] = year
+    for key, year in first.items():
+        G.nodes[concept_node(key)].setdefault("first_year", year)
+    panels = {key: heapq.nsmallest(PANEL_PAPERS, found) for key, found in latest.items()}
+    missing = sorted({pid for found in panels.values() for _, pid, _ in found if paper_node(pid) not in G})
+    for pid, title, year in run("UNWIND $keys AS k MATCH (p:Paper {id: k}) RETURN p.id, p.title, p.year",
+                                {"keys": missing}):  # fmt: skip
+        G.add_node(paper_node(pid), kind="Paper", id=pid, title=title, year=year)
+    for key, found in panels.items():
+        for _, pid, role in found:
             if not G.has_edge(paper_node(pid), concept_node(key)):
                 G.add_edge(paper_node(pid), concept_node(key), rel="MENTIONS", role=role)

@@ -8,6 +8,9 @@ from typing import Any, Literal
 ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric"]
 Role = Literal["proposes", "uses", "addresses", "mentions"]
 
+#: Concept -> concept relations a sentence can state (see :mod:`kg.extract.relations`).
+RELATION_TYPES = ("USED_FOR", "PART_OF", "HYPONYM_OF")
+
 #: When one paper mentions a concept several times, the edge keeps the strongest role.
 ROLE_STRENGTH: dict[str, int] = {"proposes": 3, "addresses": 2, "uses": 1, "mentions": 0}
 

@@ -25,7 +25,7 @@ from kg.link import cooccurrence, link_papers
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import dedupe_papers
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Paper
 from kg.report import write_report
 from kg.store import write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
@@ -127,7 +127,7 @@ def read_stage(run: _Run) -> int:
 
 
 def extract_stage(run: _Run) -> int:
-    """Mentions of every paper, from the cache or the model; written to the mentions file."""
+    """Mentions and relations of every paper, from the cache or the model; written to the mentions file."""
     spec, out, report = run.spec, run.spec.outputs, run.report
     nlp = load_pipeline(spec.extract.model)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
@@ -150,6 +150,7 @@ def extract_stage(run: _Run) -> int:
         "total": len(mentions),
         "by_type": dict(sorted(Counter(m.type for m in mentions).items())),
         "by_role": dict(sorted(Counter(m.role for m in mentions).items())),
+        "relations": dict(sorted(Counter(r.type for x in run.extractions for r in x.relations).items())),
     }
     return len(run.extractions)
 
@@ -276,7 +277,7 @@ def extract_cached(
     One ``nlp.pipe`` runs over the papers the cache lacks (looked up lazily, batch by batch),
     so worker processes start once. Returns the extractions in paper order and the cache hits.
     """
-    done: dict[str, list[Mention]] = {}
+    done: dict[str, Extraction] = {}
     commit = spec.extract.commit_every
     total = len(papers)
     hits = 0
@@ -288,7 +289,8 @@ def extract_cached(
             cached = cache.get(p.abstract for p in chunk) if cache else {}
             for p in chunk:
                 if p.abstract in cached:
-                    done[p.id] = cached[p.abstract]
+                    hit = cached[p.abstract]
+                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations)
                     hits += 1
                 else:
                     yield p
@@ -296,10 +298,10 @@ def extract_cached(
     abstracts = {p.id: p.abstract for p in papers}
     if spec.extract.executor == "dask":
         return _extract_dask(papers, list(misses()), done, abstracts, spec, cache, progress), hits
-    pending: list[tuple[str, list[Mention]]] = []
+    pending: list[tuple[str, Extraction]] = []
     for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
-        done[x.id] = x.mentions
-        pending.append((abstracts[x.id], x.mentions))
+        done[x.id] = x
+        pending.append((abstracts[x.id], x))
         if len(pending) >= commit:
             if cache:
                 cache.put(pending)
@@ -310,13 +312,13 @@ def extract_cached(
         cache.put(pending)
     if progress:
         progress(total, total)
-    return [Extraction(p.id, done[p.id]) for p in papers], hits
+    return [done[p.id] for p in papers], hits
 
 
 def _extract_dask(
     papers: list[Paper],
     todo: list[Paper],
-    done: dict[str, list[Mention]],
+    done: dict[str, Extraction],
     abstracts: dict[str, str],
     spec: PipelineSpec,
     cache: ExtractionCache | None,
@@ -326,16 +328,16 @@ def _extract_dask(
 
     def finished(shard: list[Extraction]) -> None:
         for x in shard:
-            done[x.id] = x.mentions
+            done[x.id] = x
         if cache:
-            cache.put((abstracts[x.id], x.mentions) for x in shard)
+            cache.put((abstracts[x.id], x) for x in shard)
         if progress:
             progress(len(done), len(papers))
 
     with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.n_process) as client:
         extract_on_dask(todo, client=client, model=spec.extract.model, shard_size=spec.extract.shard_size,
                         batch_size=spec.extract.batch_size, on_shard=finished)  # fmt: skip
-    return [Extraction(p.id, done[p.id]) for p in papers]
+    return [done[p.id] for p in papers]
 
 
 def write_mentions(extractions: list[Extraction], path: Path) -> None:

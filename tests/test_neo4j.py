@@ -27,12 +27,13 @@ def _paper(pid: str, concepts: list[str], year: int | None = 2020) -> tuple[Pape
     for c in concepts:
         mentions.append(Mention(c, "Technique", pos, pos + len(c), text, "uses", c.lower()))
         pos += len(c) + 5
-    # the abstract says its first concept is used for its second
-    h, t = mentions[0], mentions[1]
-    used = Relation("USED_FOR", h.concept, t.concept, h.text, t.text, h.start, h.end, t.start, t.end, text)
+    used = []
+    if len(mentions) > 1:  # the abstract says its first concept is used for its second
+        h, t = mentions[0], mentions[1]
+        used.append(Relation("USED_FOR", h.concept, t.concept, h.text, t.text, h.start, h.end, t.start, t.end, text))
     return Paper(
         pid, f"Title of {pid} <b>", text, year, ["Ann Lee", "Bo; Chen"], "ACL", {"doi": f"10/{pid}"}
-    ), Extraction(pid, mentions, [used])
+    ), Extraction(pid, mentions, used)
 
 
 def _bipartite(specs: dict[str, list[str]]) -> nx.DiGraph:

@@ -109,5 +109,5 @@ def test_relation_scores_on_dev_above_their_floor():
     # reached on dev when they were tuned on train, less a margin. End to end depends on the NER too.
     s = evaluate(DEV).as_dict()
     given, e2e = s["relations_gold_entities"]["micro"], s["relations"]["micro"]
-    assert given["p"] >= 0.55 and given["f1"] >= 0.12 and given["tp"] >= 20, s["relations_gold_entities"]
-    assert e2e["p"] >= 0.25 and e2e["tp"] >= 5, s["relations"]
+    assert given["p"] >= 0.45 and given["f1"] >= 0.15 and given["tp"] >= 25, s["relations_gold_entities"]
+    assert e2e["p"] >= 0.25 and e2e["tp"] >= 7, s["relations"]

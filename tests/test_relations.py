@@ -68,6 +68,20 @@ CASES = [
         [("Word segmentation", "PART_OF", "Chinese information retrieval")],
     ),
     (
+        "Sentences are parsed via a standard CKY algorithm with probabilistic models (log-linear models).",
+        [
+            ("Task", "parsed"),
+            ("Method", "CKY algorithm"),
+            ("Method", "probabilistic models"),
+            ("Method", "log-linear models"),
+        ],
+        [
+            ("CKY algorithm", "USED_FOR", "parsed"),
+            ("log-linear models", "HYPONYM_OF", "probabilistic models"),
+            ("probabilistic models", "USED_FOR", "CKY algorithm"),
+        ],
+    ),
+    (
         "Named entity recognition and other information extraction tasks are hard.",
         [("Task", "Named entity recognition"), ("Task", "information extraction tasks")],
         [("Named entity recognition", "HYPONYM_OF", "information extraction tasks")],

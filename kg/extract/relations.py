@@ -44,11 +44,12 @@ class RelationRule:
     tails: frozenset[str]
 
 
-def _compile(patterns: list[str]) -> re.Pattern[str] | None:
+def _compile(patterns: list[str], free_words: int = 0) -> re.Pattern[str] | None:
     if not patterns:
         return None
     either = "|".join(f"(?:{p})" for p in patterns)
-    return re.compile(rf"(?:{either}){_DET}{_AFTER}")
+    free = rf"(?: (?!{ENTITY})\S+){{0,{free_words}}}" if free_words else _DET
+    return re.compile(rf"(?:{either}){free}{_AFTER}")
 
 
 def load_rules(path: str | Path | None = None) -> tuple[list[RelationRule], int]:
@@ -58,12 +59,13 @@ def load_rules(path: str | Path | None = None) -> tuple[list[RelationRule], int]
     for name, table in conf.items():
         if not isinstance(table, dict):
             continue
-        forward = _compile(table.get("forward", []))
+        free = int(table.get("free_words", 0))
+        forward = _compile(table.get("forward", []), free)
         rules.append(
             RelationRule(
                 type=name,
                 forward=forward or re.compile(r"(?!)"),
-                backward=_compile(table.get("backward", [])),
+                backward=_compile(table.get("backward", []), free),
                 heads=frozenset(table["heads"]),
                 tails=frozenset(table["tails"]),
             )

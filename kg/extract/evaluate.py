@@ -132,8 +132,6 @@ GOLD_RELATION = {"USED_FOR": "USED-FOR", "PART_OF": "PART-OF", "HYPONYM_OF": "HY
 #: SciERC labels of the entities kg turns into concepts, and the kg type each becomes.
 CONCEPT_LABELS = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
 
-_Arg = tuple[int, int]
-
 
 def score_relations(gold: Iterable[GoldDoc], predicted: dict[str, list[Relation]]) -> dict[str, Counts]:
     """Relation P/R/F1 by SciERC label and micro over the labels kg predicts (``GOLD_RELATION``).
@@ -204,7 +202,7 @@ def relations_on_gold_entities(gold: Iterable[GoldDoc], nlp: Any) -> dict[str, l
     return out
 
 
-def _tok(doc: Any, start: int, end: int) -> _Arg:
+def _tok(doc: Any, start: int, end: int) -> tuple[int, int]:
     span = doc.char_span(start, end)
     return span.start, span.end
 

@@ -38,7 +38,7 @@ class RelationRule:
     """One relation type: patterns for each direction and the concept types it may join."""
 
     type: str
-    forward: re.Pattern[str]
+    forward: re.Pattern[str] | None
     backward: re.Pattern[str] | None
     heads: frozenset[str]
     tails: frozenset[str]
@@ -60,11 +60,10 @@ def load_rules(path: str | Path | None = None) -> tuple[list[RelationRule], int]
         if not isinstance(table, dict):
             continue
         free = int(table.get("free_words", 0))
-        forward = _compile(table.get("forward", []), free)
         rules.append(
             RelationRule(
                 type=name,
-                forward=forward or re.compile(r"(?!)"),
+                forward=_compile(table.get("forward", []), free),
                 backward=_compile(table.get("backward", []), free),
                 heads=frozenset(table["heads"]),
                 tails=frozenset(table["tails"]),
@@ -119,15 +118,10 @@ class Relations:
     def match(self, words: str, left: Span, right: Span) -> tuple[str, bool] | None:
         """The relation type the words state and whether the left span is its head, if any."""
         for rule in self.rules:
-            if left.label_ in rule.heads and right.label_ in rule.tails and rule.forward.fullmatch(words):
-                return rule.type, True
-            if (
-                rule.backward is not None
-                and right.label_ in rule.heads
-                and left.label_ in rule.tails
-                and rule.backward.fullmatch(words)
-            ):
-                return rule.type, False
+            for pattern, head, tail, left_is_head in ((rule.forward, left, right, True),
+                                                      (rule.backward, right, left, False)):  # fmt: skip
+                if pattern and head.label_ in rule.heads and tail.label_ in rule.tails and pattern.fullmatch(words):
+                    return rule.type, left_is_head
         return None
 
 

@@ -1,5 +1,6 @@
 """Extraction throughput on the 2,000-abstract ACL sample, against a tokenizer-only spaCy pass.
 
+Also the share of one process's extraction time that each of kg's own components takes.
 Prints per-run figures, then one JSON line with the medians. Run: .venv/bin/python bench/extract.py
 """
 
@@ -44,6 +45,8 @@ def main() -> None:
             f"tokenizer only {len(papers) / base:.0f}/s",
             file=sys.stderr,
         )
+    shares = component_shares(nlp, [p.abstract for p in papers])
+    print("share of extraction time: " + ", ".join(f"{k} {v:.2%}" for k, v in shares.items()), file=sys.stderr)
     extract_med = statistics.median(r["extract_per_s"] for r in runs)
     tok_med = statistics.median(r["tokenizer_per_s"] for r in runs)
     figures = {
@@ -53,10 +56,26 @@ def main() -> None:
         "extract_abstracts_per_s": round(extract_med, 1),
         "tokenizer_abstracts_per_s": round(tok_med, 1),
         "ratio_to_tokenizer": round(extract_med / tok_med, 4),
+        "component_share": {k: round(v, 4) for k, v in shares.items()},
         "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "repeats": REPEATS,
     }
     print(json.dumps(figures))
+
+
+def component_shares(nlp: spacy.Language, texts: list[str]) -> dict[str, float]:
+    """Seconds in each kg_* component over the whole single-process pipeline's seconds."""
+    own = [name for name in nlp.pipe_names if name.startswith("kg_")]
+    spent = dict.fromkeys(own, 0.0)
+    t0 = time.perf_counter()
+    with nlp.select_pipes(disable=own):
+        for doc in nlp.pipe(texts, batch_size=64):
+            for name in own:
+                t = time.perf_counter()
+                doc = nlp.get_pipe(name)(doc)
+                spent[name] += time.perf_counter() - t
+    total = time.perf_counter() - t0
+    return {name: s / total for name, s in spent.items()}
 
 
 if __name__ == "__main__":

@@ -115,7 +115,7 @@ def extract(
     n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     batch_size: Annotated[int, typer.Option(help="Texts per spaCy batch.")] = 64,
 ) -> None:
-    """Extract concept mentions: one JSON line per record, {"id", "mentions": [...]}.
+    """Extract concept mentions and relations: one JSON line per record, {"id", "mentions", "relations"}.
 
     Example: kg extract data/sample/acl-sample.jsonl -o out/mentions.jsonl
     """
@@ -129,7 +129,8 @@ def extract(
     extractions = list(run_extract(papers, nlp=nlp, batch_size=batch_size, n_process=n_process))
     write_mentions(extractions, output)
     n = sum(len(x.mentions) for x in extractions)
-    typer.echo(f"{len(papers)} records, {n} mentions -> {output}; {bad} rejected")
+    n_rel = sum(len(x.relations) for x in extractions)
+    typer.echo(f"{len(papers)} records, {n} mentions, {n_rel} relations -> {output}; {bad} rejected")
 
 
 def _read(input: Path, fmt: str, rejects: Path) -> tuple[list[Any], int]:
@@ -417,7 +418,7 @@ def eval_(
     n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table or json.")] = "table",
 ) -> None:
-    """Score extraction against gold spans: per-type and micro P/R/F1, exact and overlap, speed.
+    """Score extraction against gold: spans and relations, per type and micro P/R/F1, and speed.
 
     Example: kg eval ../shared/data/scierc/dev.json
     """
@@ -432,6 +433,11 @@ def eval_(
     for match in ("exact", "overlap"):
         for label, c in scores[match].items():  # type: ignore[attr-defined]
             typer.echo(f"{match:8} {label:8} {c['p']:6.3f} {c['r']:6.3f} {c['f1']:6.3f}")
+    typer.echo(f"\n{'relations':22} {'type':10} {'P':>6} {'R':>6} {'F1':>6} {'tp':>4} {'fp':>4} {'fn':>4}")
+    for setting, name in (("relations", "end to end"), ("relations_gold_entities", "given gold entities")):
+        for label, c in scores.get(setting, {}).items():  # type: ignore[attr-defined]
+            typer.echo(f"{name:22} {label:10} {c['p']:6.3f} {c['r']:6.3f} {c['f1']:6.3f} "
+                       f"{c['tp']:4} {c['fp']:4} {c['fn']:4}")  # fmt: skip
 
 
 def main() -> None:

@@ -8,6 +8,9 @@ from typing import Any, Literal
 ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric"]
 Role = Literal["proposes", "uses", "addresses", "mentions"]
 
+#: Concept -> concept relations a sentence can state (see :mod:`kg.extract.relations`).
+RELATION_TYPES = ("USED_FOR", "PART_OF", "HYPONYM_OF")
+
 #: When one paper mentions a concept several times, the edge keeps the strongest role.
 ROLE_STRENGTH: dict[str, int] = {"proposes": 3, "addresses": 2, "uses": 1, "mentions": 0}
 
@@ -56,16 +59,49 @@ class Mention:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A relation between two concepts that one sentence states: ``head`` is ``type`` ``tail``.
+
+    ``head`` and ``tail`` are concept keys; ``type`` is ``USED_FOR`` (the head is used for the
+    tail), ``HYPONYM_OF`` (the head is a kind of the tail) or ``PART_OF`` (the head is part of
+    the tail). The offsets are the two mentions' characters in the abstract.
+    """
+
+    type: str
+    head: str
+    tail: str
+    head_text: str
+    tail_text: str
+    head_start: int
+    head_end: int
+    tail_start: int
+    tail_end: int
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass(slots=True)
 class Extraction:
     """Everything extraction found in one paper: one line of ``kg extract`` output."""
 
     id: str
     mentions: list[Mention]
+    relations: list[Relation] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "mentions": [m.to_dict() for m in self.mentions]}
+        return {
+            "id": self.id,
+            "mentions": [m.to_dict() for m in self.mentions],
+            "relations": [r.to_dict() for r in self.relations],
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Extraction:
-        return cls(id=data["id"], mentions=[Mention(**m) for m in data["mentions"]])
+        return cls(
+            id=data["id"],
+            mentions=[Mention(**m) for m in data["mentions"]],
+            relations=[Relation(**r) for r in data.get("relations", [])],
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import networkx as nx
 import pytest
 
@@ -35,6 +37,9 @@ def params(sample_run):
         (k for k, d in concepts.items() if d["type"] in ("Method", "Technique")),
         key=lambda k: (concepts[k]["paper_count"], k),
     )
+    stated = Counter((rel, u if rel == "USED_FOR" else v) for u, v, rel in G.edges(data="rel"))
+    technique = max((n for rel, n in stated if rel == "USED_FOR"), key=lambda n: (stated["USED_FOR", n], n))
+    category = max((n for rel, n in stated if rel == "HYPONYM_OF"), key=lambda n: (stated["HYPONYM_OF", n], n))
     return {
         "type": "Method",
         "limit": 25,
@@ -51,6 +56,8 @@ def params(sample_run):
         "min_papers": 2,
         "community": 0,
         "min_degree": 2,
+        "technique": G.nodes[technique]["key"],
+        "category": G.nodes[category]["key"],
     }
 
 

@@ -37,6 +37,8 @@ EXPECTED = {
 
 # Paper, Concept, MENTIONS, SHARES_CONCEPTS, CO_OCCURS
 EXPECTED_GRAPH = (300, 1971, 2422, 1314, 48)
+# USED_FOR, PART_OF, HYPONYM_OF
+EXPECTED_RELATIONS = (156, 4, 46)
 EXPECTED_MENTIONS = 2695
 
 
@@ -103,12 +105,13 @@ def test_exact_graph_counts(run):
     counts.update(
         {
             rel: query_embedded(db, f"MATCH ()-[r:{rel}]->() RETURN count(r)").rows[0][0]
-            for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS")
+            for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS", "USED_FOR", "PART_OF", "HYPONYM_OF")
         }
     )
     assert counts == {**report["graph"]["nodes"], **report["graph"]["edges"]}
     assert (counts["Paper"], counts["Concept"], counts["MENTIONS"]) == EXPECTED_GRAPH[:3]
     assert (counts["SHARES_CONCEPTS"], counts["CO_OCCURS"]) == EXPECTED_GRAPH[3:]
+    assert (counts["USED_FOR"], counts["PART_OF"], counts["HYPONYM_OF"]) == EXPECTED_RELATIONS
     assert report["mentions"]["total"] == EXPECTED_MENTIONS
     assert sum(report["concepts"].values()) == counts["Concept"]
     paper_count = query_embedded(db, "MATCH (c:Concept) RETURN sum(c.paper_count)").rows[0][0]

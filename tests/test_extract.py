@@ -6,7 +6,7 @@ import json
 import re
 
 from kg.extract import extract, mentions
-from kg.records import Paper
+from kg.records import RELATION_TYPES, Paper
 from tests.conftest import SAMPLE
 
 BTM = (
@@ -33,7 +33,7 @@ def test_contract_offsets_types_roles(nlp, sample_run):
     assert len(lines) == len(abstracts)
     for line in lines:
         row = json.loads(line)
-        assert set(row) == {"id", "mentions"}
+        assert set(row) == {"id", "mentions", "relations"}
         abstract = abstracts[row["id"]]
         for m in row["mentions"]:
             assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept"}
@@ -42,6 +42,13 @@ def test_contract_offsets_types_roles(nlp, sample_run):
             assert m["type"] in {"Method", "Technique", "Problem", "Dataset", "Metric"}
             assert m["role"] in {"proposes", "uses", "addresses", "mentions"}
             assert m["concept"] and m["concept"] == m["concept"].lower()
+        spans = {(m["start"], m["end"]): m["concept"] for m in row["mentions"]}
+        for r in row["relations"]:
+            assert r["type"] in RELATION_TYPES and r["head"] != r["tail"]
+            assert spans[(r["head_start"], r["head_end"])] == r["head"]
+            assert spans[(r["tail_start"], r["tail_end"])] == r["tail"]
+            assert abstract[r["head_start"] : r["head_end"]] == r["head_text"]
+            assert r["head_text"] in r["sentence"] and r["tail_text"] in r["sentence"] and r["sentence"] in abstract
 
 
 def _annotated(nlp, text, ents):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import networkx as nx
 
-from kg.build import build_graph, knowledge_graph
+from kg.build import build_graph, knowledge_graph, merge_graphs
 from kg.link import cooccurrence, link_papers
-from kg.records import Extraction, Mention, Paper
+from kg.records import RELATION_TYPES, Extraction, Mention, Paper, Relation
 
 
 def _m(text, concept, type_="Technique", role="mentions", start=0):
@@ -127,3 +127,49 @@ def test_link_papers_equals_brute_force_on_random_graphs():
         P = link_papers(B, **kw)
         got = {tuple(sorted((u, v))): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in P.edges(data=True)}
         assert got == _brute_force_links(B, **kw), (trial, kw)
+
+
+def _stating(pid: str, concepts: list[str], relations: list[tuple[str, str, str]]) -> tuple[Paper, Extraction]:
+    text = f"Sentence of {pid}."
+    said = [Relation(kind, h, t, h, t, 0, 1, 2, 3, text) for h, kind, t in relations]
+    return Paper(pid, "", text, 2020), Extraction(pid, [_m(c, c) for c in concepts], said)
+
+
+def _stated(G: nx.DiGraph) -> list[tuple[str, str, str, list[str], int, str | None]]:
+    return sorted((u, v, d["rel"], d["papers"], d["n_papers"], d["sentence"]) for u, v, d in G.edges(data=True)
+                  if d["rel"] in RELATION_TYPES)  # fmt: skip
+
+
+def test_stated_relations_are_concept_edges_with_evidence():
+    pairs = [
+        _stating("a", ["crf", "tagging"], [("crf", "USED_FOR", "tagging")]),
+        _stating("b", ["crf", "tagging", "model"], [("crf", "USED_FOR", "tagging"), ("crf", "HYPONYM_OF", "model")]),
+    ]
+    B = build_graph([p for p, _ in pairs], [x for _, x in pairs])
+    assert _stated(B) == [
+        ("concept:crf", "concept:model", "HYPONYM_OF", ["b"], 1, "Sentence of b."),
+        ("concept:crf", "concept:tagging", "USED_FOR", ["a", "b"], 2, "Sentence of a."),
+    ]
+    assert B.edges["concept:crf", "concept:tagging"]["paper"] == "a"
+    # relation edges are not mentions: paper counts and paper links see papers only
+    assert B.nodes["concept:tagging"]["paper_count"] == 2
+    assert link_papers(B, max_df=1.0).edges["paper:a", "paper:b"]["shared"] == ["crf", "tagging"]
+    G = knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
+    # crf -> tagging is taken by USED_FOR, so their co-occurrence is stored tagging -> crf
+    assert G.edges["concept:crf", "concept:tagging"]["rel"] == "USED_FOR"
+    assert G.edges["concept:tagging", "concept:crf"] == {"weight": 2, "rel": "CO_OCCURS"}
+
+
+def test_merge_replaces_the_statements_of_reextracted_papers():
+    def graph(*pairs):
+        return build_graph([p for p, _ in pairs], [x for _, x in pairs])
+
+    a = _stating("a", ["crf", "tagging"], [("crf", "USED_FOR", "tagging")])
+    b = _stating("b", ["crf", "tagging"], [("crf", "USED_FOR", "tagging")])
+    b_again = _stating("b", ["crf", "parsing"], [("crf", "USED_FOR", "parsing")])
+    a_again = _stating("a", ["crf", "tagging"], [])
+    M = merge_graphs(graph(a, b), graph(b_again))
+    assert _stated(M) == _stated(graph(a, b_again))
+    M = merge_graphs(graph(a, b), graph(a_again))
+    # b still states it; a's sentence went with a's old extraction and b's is not stored
+    assert _stated(M) == [("concept:crf", "concept:tagging", "USED_FOR", ["b"], 1, None)]

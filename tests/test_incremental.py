@@ -7,6 +7,7 @@ import json
 import pytest
 
 from kg.pipeline import load_pipeline_file, run_pipeline
+from kg.records import RELATION_TYPES
 from kg.store import read_embedded
 from kg.store.schema import ANALYTICS
 from kg.viz import full_view, write_html
@@ -61,6 +62,8 @@ def test_the_updated_store_matches_a_rebuilt_one(grown):
     assert all({k: nodes[n][k] for k in same} == {k: fresh_nodes[n][k] for k in same} for n in nodes if n not in papers)
     assert edges["MENTIONS"] == fresh_edges["MENTIONS"]
     assert edges["CO_OCCURS"] == fresh_edges["CO_OCCURS"]
+    for rel in RELATION_TYPES:  # what the abstracts state: the papers that state it, the first one's sentence
+        assert edges.get(rel) == fresh_edges.get(rel), rel
     # every link of a rebuild is there; links of new papers have the rebuild's weights and concepts
     links, fresh_links = edges["SHARES_CONCEPTS"], fresh_edges["SHARES_CONCEPTS"]
     assert fresh_links.keys() <= links.keys()

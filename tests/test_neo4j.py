@@ -8,7 +8,7 @@ import pytest
 from kg.build import build_graph, knowledge_graph, merge_graphs
 from kg.errors import StoreError
 from kg.link import cooccurrence, link_papers
-from kg.records import Extraction, Mention, Paper
+from kg.records import RELATION_TYPES, Extraction, Mention, Paper, Relation
 from kg.store import cypher
 from kg.store.neo4j import Neo4jSettings, query_neo4j, read_neo4j, write_neo4j
 
@@ -27,9 +27,13 @@ def _paper(pid: str, concepts: list[str], year: int | None = 2020) -> tuple[Pape
     for c in concepts:
         mentions.append(Mention(c, "Technique", pos, pos + len(c), text, "uses", c.lower()))
         pos += len(c) + 5
+    used = []
+    if len(mentions) > 1:  # the abstract says its first concept is used for its second
+        h, t = mentions[0], mentions[1]
+        used.append(Relation("USED_FOR", h.concept, t.concept, h.text, t.text, h.start, h.end, t.start, t.end, text))
     return Paper(
         pid, f"Title of {pid} <b>", text, year, ["Ann Lee", "Bo; Chen"], "ACL", {"doi": f"10/{pid}"}
-    ), Extraction(pid, mentions)
+    ), Extraction(pid, mentions, used)
 
 
 def _bipartite(specs: dict[str, list[str]]) -> nx.DiGraph:
@@ -45,7 +49,7 @@ def _counts(settings: Neo4jSettings) -> dict[str, int]:
     out = {}
     for label in ("Paper", "Concept"):
         out[label] = query_neo4j(settings, f"MATCH (n:{label}) RETURN count(n)").rows[0][0]
-    for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS"):
+    for rel in ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS", *RELATION_TYPES):
         out[rel] = query_neo4j(settings, f"MATCH ()-[r:{rel}]->() RETURN count(r)").rows[0][0]
     return out
 
@@ -94,6 +98,8 @@ def test_reextraction_leaves_no_stale_edges(neo4j):
     write_neo4j(_full(merge_graphs(read_neo4j(neo4j), redo)), neo4j)
     assert _canon(read_neo4j(neo4j)) == _canon(_full(_bipartite({**BATCH1, "c": ["BERT", "segmentation"]})))
     assert query_neo4j(neo4j, "MATCH (c:Concept) WHERE c.key IN ['crf', 'tagging'] RETURN count(c)").rows == [[0]]
+    used = query_neo4j(neo4j, "MATCH (a)-[r:USED_FOR]->(b) RETURN a.key, b.key, r.papers ORDER BY a.key, b.key")
+    assert used.rows == [["bert", "parsing", ["a", "b"]], ["bert", "segmentation", ["c"]]]
 
 
 def test_interrupted_load_is_finished_by_running_it_again(neo4j, monkeypatch):

@@ -109,7 +109,7 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
         if cache.exists():
             try:
                 with sqlite3.connect(cache) as db:
-                    cached = db.execute("SELECT count(*) FROM mentions").fetchone()[0]
+                    cached = db.execute("SELECT count(*) FROM extractions").fetchone()[0]
             except sqlite3.OperationalError:
                 cached = 0
             if cached >= 20:

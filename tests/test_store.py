@@ -8,7 +8,7 @@ import pytest
 from kg.build import build_graph, knowledge_graph
 from kg.errors import StoreError
 from kg.link import cooccurrence, link_papers
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Mention, Paper, Relation
 from kg.store import query_embedded, read_embedded, write_embedded
 
 EVIL = "x'}) DETACH DELETE n //"
@@ -37,6 +37,7 @@ def graph():
                 Mention("BERT", "Method", 7, 11, s1, "uses", "bert"),
                 Mention("parsing of Korean", "Problem", 16, 33, s1, "addresses", "parsing of korean"),
             ],
+            [Relation("USED_FOR", "bert", "parsing of korean", "BERT", "parsing of Korean", 7, 11, 16, 33, s1)],
         ),
         Extraction(
             "p2",
@@ -67,8 +68,12 @@ def _canon(G: nx.DiGraph):
 def test_round_trip_keeps_every_property(tmp_path, graph):
     db = tmp_path / "kg.lbug"
     counts = write_embedded(graph, db)
-    assert counts == {"Paper": 3, "Concept": 2, "MENTIONS": 4, "SHARES_CONCEPTS": 1, "CO_OCCURS": 1}
+    assert counts == {"Paper": 3, "Concept": 2, "MENTIONS": 4, "SHARES_CONCEPTS": 1, "CO_OCCURS": 1,
+                      "USED_FOR": 1, "PART_OF": 0, "HYPONYM_OF": 0}  # fmt: skip
     assert _canon(read_embedded(db)) == _canon(graph)
+    # the stated relation holds bert -> parsing, so the co-occurrence link is stored the other way
+    assert graph.edges["concept:bert", "concept:parsing of korean"]["rel"] == "USED_FOR"
+    assert graph.edges["concept:parsing of korean", "concept:bert"]["rel"] == "CO_OCCURS"
 
 
 def test_rewrite_replaces_the_database(tmp_path, graph):

@@ -201,3 +201,27 @@ def test_a_page_read_from_the_store_equals_one_drawn_from_the_whole_graph(sample
     whole = write_html(draw(sample_graph), tmp_path / "whole.html", G=sample_graph, title=f"kg: {view} view",
                        colour_by=colour, max_nodes=cap)  # fmt: skip
     assert page.read_text(encoding="utf-8") == whole.path.read_text(encoding="utf-8")
+
+
+def test_concept_panel_lists_what_abstracts_state(sample_graph, browser, tmp_path):
+    n = "concept:large language model"
+    used_for = sorted(sample_graph.nodes[v]["name"] for v, e in sample_graph.succ[n].items() if e["rel"] == "USED_FOR")
+    assert used_for
+    path = write_html(full_view(sample_graph), tmp_path / "g.html", G=sample_graph, max_nodes=10_000).path
+    page, log = open_page(browser, path)
+    page.fill("#search", "large language model")
+    page.click("#search-form button")
+    assert page.evaluate("window.kgFocused") == n
+    shown = page.locator("#details li").all_inner_texts()
+    assert [s.removeprefix("used for ") for s in shown if s.startswith("used for ")] == used_for
+    assert log.errors == []
+
+
+def test_stated_relations_are_drawn_head_to_tail_around_a_concept(sample_graph, browser, tmp_path):
+    E = ego_view(sample_graph, "large language model")
+    path = write_html(E, tmp_path / "ego.html", G=sample_graph).path
+    page, log = open_page(browser, path)
+    drawn = page.evaluate("kgEdges.get().filter(e => e.rel === 'USED_FOR').map(e => [e.from, e.to])")
+    stated = [(u, v) for u, v, d in sample_graph.edges(data=True) if d["rel"] == "USED_FOR" and u in E and v in E]
+    assert stated and sorted(map(tuple, drawn)) == sorted(stated)
+    assert log.errors == []

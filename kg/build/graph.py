@@ -1,17 +1,21 @@
 """The paper-concept graph and the combined knowledge graph.
 
 Node ids are ``"paper:<id>"`` and ``"concept:<key>"``; every node has ``kind`` (``Paper`` or
-``Concept``) and every edge ``rel`` (``MENTIONS``, ``SHARES_CONCEPTS`` or ``CO_OCCURS``).
+``Concept``) and every edge ``rel``: ``MENTIONS``, ``SHARES_CONCEPTS``, ``CO_OCCURS``, or a
+relation a sentence states between two concepts (:data:`kg.records.RELATION_TYPES`).
 """
 
 from __future__ import annotations
 
+import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 import networkx as nx
 
-from kg.records import ROLE_STRENGTH, Extraction, Mention, Paper
+from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
+
+log = logging.getLogger(__name__)
 
 TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric")
 
@@ -48,25 +52,34 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     -------
     networkx.DiGraph
         ``Paper`` and ``Concept`` nodes and one ``MENTIONS`` edge per (paper, concept) that
-        keeps the strongest role, its evidence sentence and offsets, and the mention count.
+        keeps the strongest role, its evidence sentence and offsets, and the mention count;
+        one concept -> concept edge per stated relation (:func:`relation_edges`).
 
     Examples
     --------
-    >>> from kg.records import Mention
-    >>> p = Paper("p1", "T", "We use BERT.", 2020)
-    >>> m = Mention("BERT", "Method", 7, 11, "We use BERT.", "uses", "bert")
-    >>> B = build_graph([p], [Extraction("p1", [m])])
+    >>> from kg.records import Mention, Relation
+    >>> text = "We use BERT for parsing."
+    >>> p = Paper("p1", "T", text, 2020)
+    >>> ms = [Mention("BERT", "Method", 7, 11, text, "uses", "bert"),
+    ...       Mention("parsing", "Problem", 16, 23, text, "mentions", "parsing")]
+    >>> r = Relation("USED_FOR", "bert", "parsing", "BERT", "parsing", 7, 11, 16, 23, text)
+    >>> B = build_graph([p], [Extraction("p1", ms, [r])])
     >>> B.nodes["concept:bert"]["name"], B.nodes["concept:bert"]["paper_count"]
     ('BERT', 1)
     >>> B.edges["paper:p1", "concept:bert"]["role"]
     'uses'
+    >>> B.edges["concept:bert", "concept:parsing"]["rel"], B.edges["concept:bert", "concept:parsing"]["n_papers"]
+    ('USED_FOR', 1)
     """
     by_id = {x.id: x for x in extractions}
     B = nx.DiGraph()
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     types: dict[str, Counter[str]] = defaultdict(Counter)
+    in_order: list[Extraction] = []
     for paper in papers:
         node = paper_node(paper.id)
+        if paper.id in by_id:
+            in_order.append(by_id[paper.id])
         B.add_node(
             node,
             kind="Paper",
@@ -114,7 +127,40 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             aliases=sorted(set(forms) - {name}),
             paper_count=B.in_degree(node),
         )
+    B.add_edges_from((u, v, d) for u, v, d in relation_edges(in_order) if u in B and v in B)
     return B
+
+
+def relation_edges(extractions: Iterable[Extraction]) -> list[tuple[str, str, dict]]:
+    """One ``(head, tail, attributes)`` edge per concept pair that some sentence relates.
+
+    ``rel`` is the relation type, ``papers`` the ids of the papers that state it (in input
+    order), ``n_papers`` their number, and ``paper`` and ``sentence`` the first statement.
+    A graph holds one edge per ordered pair, so when sentences give one pair several types,
+    the type most papers state wins (the first stated, on a tie).
+
+    Examples
+    --------
+    >>> from kg.records import Relation
+    >>> def said(pid, kind):
+    ...     return Extraction(pid, [], [Relation(kind, "x", "y", "X", "Y", 0, 1, 6, 7, f"X {kind} Y.")])
+    >>> [(u, v, d["rel"], d["papers"]) for u, v, d in relation_edges([said("a", "PART_OF"), said("b", "USED_FOR"),
+    ...                                                               said("c", "USED_FOR")])]
+    [('concept:x', 'concept:y', 'USED_FOR', ['b', 'c'])]
+    """
+    stated: dict[tuple[str, str], dict[str, dict]] = defaultdict(dict)
+    for x in extractions:
+        for r in x.relations:
+            by_type = stated[(r.head, r.tail)]
+            if r.type not in by_type:
+                by_type[r.type] = {"rel": r.type, "papers": [x.id], "paper": x.id, "sentence": r.sentence}
+            elif by_type[r.type]["papers"][-1] != x.id:
+                by_type[r.type]["papers"].append(x.id)
+    edges = []
+    for (head, tail), by_type in stated.items():
+        best = max(by_type.values(), key=lambda d: len(d["papers"]))  # max keeps the first on a tie
+        edges.append((concept_node(head), concept_node(tail), {**best, "n_papers": len(best["papers"])}))
+    return edges
 
 
 def _concept_name(key: str, forms: Counter[str]) -> str:
@@ -132,7 +178,8 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
     """Combine the paper-concept graph with the paper-paper and concept-concept links.
 
     Returns a new ``DiGraph``; the inputs are not changed. Undirected links are stored once,
-    from the smaller node id to the larger.
+    from the smaller node id to the larger, or the other way when a stated relation (which
+    comes from ``B``) already joins the two that way.
 
     Examples
     --------
@@ -148,6 +195,11 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
     for links, rel in ((paper_links, "SHARES_CONCEPTS"), (concept_links, "CO_OCCURS")):
         for u, v, data in links.edges(data=True):
             a, b = sorted((u, v))
+            if G.has_edge(a, b):  # a stated relation holds a -> b, and a DiGraph has one edge per pair
+                if G.has_edge(b, a):
+                    log.warning("%s link %s - %s not kept: both directions carry a stated relation", rel, a, b)
+                    continue
+                a, b = b, a
             G.add_edge(a, b, **data, rel=rel)
     return G
 
@@ -158,7 +210,9 @@ def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
     A paper in both is taken from ``new`` with all its mentions (re-extraction: its old
     mentions go). Concepts keep their name and type from ``old`` and gain ``new``'s aliases;
     concepts no paper mentions any more are dropped and every ``paper_count`` is recounted.
-    Only ``MENTIONS`` edges are taken: link the result again with :mod:`kg.link`.
+    Stated relations lose the papers taken from ``new`` and gain what ``new`` states (the
+    evidence sentence stays when its paper does). Only ``MENTIONS`` and relation edges are
+    taken: link the result again with :mod:`kg.link`.
 
     Examples
     --------
@@ -173,6 +227,7 @@ def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
     M = nx.DiGraph()
     M.add_nodes_from((n, dict(d)) for n, d in old.nodes(data=True))
     M.add_edges_from((u, v, dict(d)) for u, v, d in old.edges(data=True) if d.get("rel") == "MENTIONS")
+    redone = {d["id"] for _, d in new.nodes(data=True) if d.get("kind") == "Paper"}
     for n, d in new.nodes(data=True):
         if d.get("kind") == "Paper":
             if n in M:
@@ -186,10 +241,42 @@ def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
         else:
             M.add_node(n, **dict(d))
     M.add_edges_from((u, v, dict(d)) for u, v, d in new.edges(data=True) if d.get("rel") == "MENTIONS")
+    for u, v, d in old.edges(data=True):
+        if d.get("rel") in RELATION_TYPES and (kept := _without(d, redone)) is not None:
+            M.add_edge(u, v, **kept)
+    for u, v, d in new.edges(data=True):
+        if d.get("rel") in RELATION_TYPES:
+            M.add_edge(u, v, **combine_statements(M.edges[u, v] if M.has_edge(u, v) else None, d))
     for n, d in list(M.nodes(data=True)):
         if d.get("kind") == "Concept":
-            if M.in_degree(n) == 0:
+            papers = sum(1 for p in M.predecessors(n) if M.nodes[p].get("kind") == "Paper")
+            if papers == 0:
                 M.remove_node(n)
             else:
-                d["paper_count"] = M.in_degree(n)
+                d["paper_count"] = papers
     return M
+
+
+def _without(edge: dict, papers: set[str]) -> dict | None:
+    # A relation edge without the statements of ``papers``; None when no paper states it any more.
+    left = [p for p in edge["papers"] if p not in papers]
+    if not left:
+        return None
+    if edge["paper"] in papers:  # its evidence sentence went with the paper: the next paper has none stored
+        return {**edge, "papers": left, "n_papers": len(left), "paper": left[0], "sentence": None}
+    return {**edge, "papers": left, "n_papers": len(left)}
+
+
+def combine_statements(old: dict | None, new: dict) -> dict:
+    """One stated relation of an ordered concept pair from ``old`` and ``new`` papers' edges.
+
+    One type per pair: the one more papers state; papers in input order, the first evidence.
+    """
+    if old is None or (old["rel"] != new["rel"] and len(new["papers"]) > len(old["papers"])):
+        return dict(new)
+    if old["rel"] != new["rel"]:
+        return old
+    papers = old["papers"] + [p for p in new["papers"] if p not in old["papers"]]
+    evidence = old if old.get("sentence") is not None else new
+    return {**old, "papers": papers, "n_papers": len(papers), "paper": evidence["paper"],
+            "sentence": evidence["sentence"]}  # fmt: skip

@@ -15,28 +15,32 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kg.config import config_path
-from kg.records import Mention
+from kg.records import Extraction, Mention, Relation
 
 #: The config files whose content changes what extraction returns.
-EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml")
+EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml")
+#: The shape of a cached value; a new shape (2: relations beside the mentions) misses on old entries.
+CACHE_FORMAT = 2
 
 
 def namespace(model: str, kg_version: str) -> str:
     """A digest of everything besides the text that decides what extraction returns."""
-    h = hashlib.sha256(f"{model}\0{kg_version}".encode())
+    h = hashlib.sha256(f"{model}\0{kg_version}\0{CACHE_FORMAT}".encode())
     for name in EXTRACTION_CONFIG:
         h.update(b"\0" + config_path(name).read_bytes())
     return h.hexdigest()[:16]
 
 
 class ExtractionCache:
-    """Mentions by text, in one SQLite file.
+    """Mentions and relations by text, in one SQLite file.
+
+    An entry belongs to a text, not to a paper: what ``get`` returns has an empty ``id``.
 
     >>> import tempfile, pathlib
     >>> cache = ExtractionCache(pathlib.Path(tempfile.mkdtemp()) / "c.sqlite", namespace="n1")
-    >>> cache.put([("We use BERT.", [])])
+    >>> cache.put([("We use BERT.", Extraction("p1", []))])
     >>> cache.get(["We use BERT.", "Other."])
-    {'We use BERT.': []}
+    {'We use BERT.': Extraction(id='', mentions=[], relations=[])}
     """
 
     def __init__(self, path: str | Path, *, namespace: str) -> None:
@@ -45,28 +49,36 @@ class ExtractionCache:
         self.namespace = namespace
         self._db = sqlite3.connect(self.path)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS mentions (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS extractions (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.namespace}\0{text}".encode()).hexdigest()
 
-    def get(self, texts: Iterable[str]) -> dict[str, list[Mention]]:
-        """The cached mentions of those ``texts`` that are in the cache."""
+    def get(self, texts: Iterable[str]) -> dict[str, Extraction]:
+        """What extraction found in those ``texts`` that are in the cache."""
         keys = {self._key(t): t for t in texts}
-        found: dict[str, list[Mention]] = {}
+        found: dict[str, Extraction] = {}
         items = list(keys.items())
         for i in range(0, len(items), 500):
             chunk = dict(items[i : i + 500])
             marks = ",".join("?" * len(chunk))
-            for key, value in self._db.execute(f"SELECT key, value FROM mentions WHERE key IN ({marks})", list(chunk)):
-                found[chunk[key]] = [Mention(**m) for m in json.loads(value)]
+            query = f"SELECT key, value FROM extractions WHERE key IN ({marks})"
+            for key, value in self._db.execute(query, list(chunk)):
+                data = json.loads(value)
+                found[chunk[key]] = Extraction(
+                    "", [Mention(**m) for m in data["mentions"]], [Relation(**r) for r in data["relations"]]
+                )
         return found
 
-    def put(self, results: Iterable[tuple[str, list[Mention]]]) -> None:
+    def put(self, results: Iterable[tuple[str, Extraction]]) -> None:
         """Store results in one transaction: all of them or, if the process dies, none."""
-        rows = [(self._key(t), json.dumps([m.to_dict() for m in ms], ensure_ascii=False)) for t, ms in results]
+        rows = [(self._key(t), json.dumps(_value(x), ensure_ascii=False)) for t, x in results]
         with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO mentions (key, value) VALUES (?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO extractions (key, value) VALUES (?, ?)", rows)
 
     def close(self) -> None:
         self._db.close()
+
+
+def _value(x: Extraction) -> dict[str, list[dict]]:
+    return {"mentions": [m.to_dict() for m in x.mentions], "relations": [r.to_dict() for r in x.relations]}

@@ -3,6 +3,11 @@
 kg types are compared with the SciERC labels they come from: ``Method`` and ``Technique``
 against gold ``Method``, ``Problem`` against gold ``Task``. Exact match needs the same
 character span; overlap match needs any shared character (each gold span matched once).
+
+Relations are scored end to end (a predicted relation counts when both its arguments are
+exactly a gold relation's spans, in SciERC's direction, with the same type) and, separately,
+given the gold entities, so that what the relation patterns miss is told apart from what
+the NER misses.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.extract.scierc import GoldDoc, read_scierc
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Mention, Paper, Relation
 
 #: kg mention type -> SciERC label it is scored against.
 GOLD_LABEL = {"Method": "Method", "Technique": "Method", "Problem": "Task", "Metric": "Metric", "Dataset": "Material"}
@@ -54,16 +59,24 @@ class Counts:
 class Scores:
     exact: dict[str, Counts] = field(default_factory=dict)
     overlap: dict[str, Counts] = field(default_factory=dict)
+    #: Relation scores end to end and given the gold entities (by SciERC label, and micro).
+    relations: dict[str, Counts] = field(default_factory=dict)
+    relations_gold_entities: dict[str, Counts] = field(default_factory=dict)
     docs: int = 0
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "docs": self.docs,
             "abstracts_per_second": round(self.docs / self.seconds, 1) if self.seconds else None,
             "exact": {k: v.as_dict() for k, v in sorted(self.exact.items())},
             "overlap": {k: v.as_dict() for k, v in sorted(self.overlap.items())},
         }
+        if self.relations:
+            out["relations"] = {k: v.as_dict() for k, v in sorted(self.relations.items())}
+        if self.relations_gold_entities:
+            out["relations_gold_entities"] = {k: v.as_dict() for k, v in sorted(self.relations_gold_entities.items())}
+        return out
 
 
 #: Gold labels scored, and those the micro average is over (the issue's "Method+Task").
@@ -114,6 +127,86 @@ def score(
     return scores
 
 
+#: kg relation type -> the SciERC label it is scored against (SciERC's direction is kg's).
+GOLD_RELATION = {"USED_FOR": "USED-FOR", "PART_OF": "PART-OF", "HYPONYM_OF": "HYPONYM-OF"}
+#: SciERC labels of the entities kg turns into concepts, and the kg type each becomes.
+CONCEPT_LABELS = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
+
+
+def score_relations(gold: Iterable[GoldDoc], predicted: dict[str, list[Relation]]) -> dict[str, Counts]:
+    """Relation P/R/F1 by SciERC label and micro over the labels kg predicts (``GOLD_RELATION``).
+
+    A prediction is right when its head and tail are exactly the spans of a gold relation's
+    head and tail, with the same label.
+
+    >>> import dataclasses
+    >>> from kg.extract.scierc import GoldRelation, GoldSpan
+    >>> bert, parsing = GoldSpan(7, 11, "Method"), GoldSpan(16, 23, "Task")
+    >>> g = GoldDoc("d", "We use BERT for parsing.", (bert, parsing), (GoldRelation(bert, parsing, "USED-FOR"),))
+    >>> r = Relation("USED_FOR", "bert", "parsing", "BERT", "parsing", 7, 11, 16, 23, "")
+    >>> s = score_relations([g], {"d": [r, dataclasses.replace(r, type="PART_OF")]})
+    >>> s["USED-FOR"].f1, s["micro"].precision
+    (1.0, 0.5)
+    """
+    labels = tuple(GOLD_RELATION.values())
+    counts = {name: Counts() for name in (*labels, "micro")}
+    for doc in gold:
+        g = {(r.head.start, r.head.end, r.tail.start, r.tail.end, r.label) for r in doc.relations}
+        p = {
+            (r.head_start, r.head_end, r.tail_start, r.tail_end, GOLD_RELATION.get(r.type, r.type))
+            for r in predicted.get(doc.doc_key, [])
+        }
+        for label in labels:
+            gl = {x for x in g if x[4] == label}
+            pl = {x for x in p if x[4] == label}
+            tp = len(gl & pl)
+            for key in (label, "micro"):
+                counts[key].tp += tp
+                counts[key].fp += len(pl) - tp
+                counts[key].fn += len(gl) - tp
+    return counts
+
+
+def relations_on_gold_entities(gold: Iterable[GoldDoc], nlp: Any) -> dict[str, list[Relation]]:
+    """Run kg's relation component on the gold concept spans (``CONCEPT_LABELS``) of each doc."""
+    from spacy.tokens import Span
+
+    from kg.extract.components import SPANS_KEY
+    from kg.extract.pipeline import relations
+
+    out: dict[str, list[Relation]] = {}
+    for g in gold:
+        doc = nlp.make_doc(g.text)
+        spans, where = [], []
+        for s in g.spans:
+            if s.label not in CONCEPT_LABELS:
+                continue
+            span = doc.char_span(s.start, s.end, alignment_mode="expand")
+            if span is None:
+                continue
+            concept = Span(doc, span.start, span.end, label=CONCEPT_LABELS[s.label])
+            concept.id_ = g.text[s.start : s.end].lower()
+            spans.append(concept)
+            where.append((s.start, s.end))
+        doc.spans[SPANS_KEY] = spans
+        for name in ("sentencizer", "kg_relations"):
+            doc = nlp.get_pipe(name)(doc)
+        # Report the gold offsets, which token alignment may have widened.
+        bounds = {(s.start, s.end): w for s, w in zip(spans, where, strict=True)}
+        found = []
+        for r in relations(doc):
+            h = bounds[_tok(doc, r.head_start, r.head_end)]
+            t = bounds[_tok(doc, r.tail_start, r.tail_end)]
+            found.append(Relation(r.type, r.head, r.tail, r.head_text, r.tail_text, *h, *t, r.sentence))
+        out[g.doc_key] = found
+    return out
+
+
+def _tok(doc: Any, start: int, end: int) -> tuple[int, int]:
+    span = doc.char_span(start, end)
+    return span.start, span.end
+
+
 def evaluate(
     gold_path: str | Path, *, model: str | Path | None = None, predictions: str | Path | None = None, n_process: int = 1
 ) -> Scores:
@@ -123,17 +216,18 @@ def evaluate(
     from kg.extract.pipeline import extract, load_pipeline
 
     gold = list(read_scierc(gold_path))
+    nlp = load_pipeline(model)
     t0 = time.perf_counter()
     if predictions:
         with Path(predictions).open(encoding="utf-8") as fh:
             xs = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
     else:
-        nlp = load_pipeline(model)
-        t0 = time.perf_counter()
         xs = list(extract((Paper(g.doc_key, "", g.text) for g in gold), nlp=nlp, n_process=n_process))
     seconds = time.perf_counter() - t0
     result = score(gold, {x.id: x.mentions for x in xs})
     result.seconds = seconds
+    result.relations = score_relations(gold, {x.id: x.relations for x in xs})
+    result.relations_gold_entities = score_relations(gold, relations_on_gold_entities(gold, nlp))
     return result
 
 

@@ -9,14 +9,15 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
 from kg.extract.components import SPANS_KEY  # importing registers the kg_* factories
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Mention, Paper, Relation
 
 
 def load_pipeline(model: str | Path | None = None) -> Language:
-    """The trained concept model with kg's sentence, concept and role components added.
+    """The trained concept model with kg's sentence, concept, role and relation components added.
 
     ``model`` is a spaCy pipeline folder with an ``ner`` trained on SciERC labels; by
     default the one shipped inside the package.
@@ -30,6 +31,7 @@ def load_pipeline(model: str | Path | None = None) -> Language:
         nlp.add_pipe("sentencizer", first=True)
     nlp.add_pipe("kg_concepts")
     nlp.add_pipe("kg_roles")
+    nlp.add_pipe("kg_relations")
     return nlp
 
 
@@ -66,6 +68,34 @@ def mentions(doc: Doc) -> list[Mention]:
     ]
 
 
+def relations(doc: Doc) -> list[Relation]:
+    """The plain-data relations of an annotated ``Doc`` (``kg_relations``'s span pairs)."""
+    spans = doc.spans.get(SPANS_KEY, [])
+    out = []
+    for h, t, kind in doc._.relations or []:
+        head, tail = spans[h], spans[t]
+        out.append(
+            Relation(
+                type=kind,
+                head=head.id_,
+                tail=tail.id_,
+                head_text=head.text,
+                tail_text=tail.text,
+                head_start=head.start_char,
+                head_end=head.end_char,
+                tail_start=tail.start_char,
+                tail_end=tail.end_char,
+                sentence=head.sent.text,
+            )
+        )
+    return out
+
+
+def extraction(doc: Doc, paper_id: str) -> Extraction:
+    """Everything kg keeps of one annotated ``Doc``: where plain data leaves the NLP layer."""
+    return Extraction(paper_id, mentions(doc), relations(doc))
+
+
 def extract(
     papers: Iterable[Paper],
     *,
@@ -83,4 +113,4 @@ def extract(
     nlp = nlp or load_pipeline()
     texts = ((p.abstract, p.id) for p in papers)
     for doc, pid in nlp.pipe(texts, as_tuples=True, batch_size=batch_size, n_process=n_process):
-        yield Extraction(pid, mentions(doc))
+        yield extraction(doc, pid)

@@ -28,10 +28,20 @@ class GoldSpan:
 
 
 @dataclass(frozen=True, slots=True)
+class GoldRelation:
+    """A gold relation between two gold spans, in SciERC's direction: ``head`` is ``label`` ``tail``."""
+
+    head: GoldSpan
+    tail: GoldSpan
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class GoldDoc:
     doc_key: str
     text: str
     spans: tuple[GoldSpan, ...]
+    relations: tuple[GoldRelation, ...] = ()
 
 
 def read_scierc(path: str | Path) -> Iterator[GoldDoc]:
@@ -78,13 +88,23 @@ def _gold_doc(raw: dict) -> GoldDoc:
     tokens = [tok for sentence in raw["sentences"] for tok in sentence]
     text, starts = detokenize(tokens)
     tokens = [_PTB.get(t, t) for t in tokens]
-    spans = []
-    for sentence_spans in raw["ner"]:
-        for first, last, label in sentence_spans:
-            start = starts[first]
-            end = starts[last] + len(tokens[last])
-            spans.append(GoldSpan(start, end, label))
-    return GoldDoc(str(raw.get("doc_key", "")), text, tuple(sorted(set(spans), key=_order)))
+    labels = {(first, last): label for sentence_spans in raw["ner"] for first, last, label in sentence_spans}
+
+    def span(first: int, last: int) -> GoldSpan:
+        return GoldSpan(starts[first], starts[last] + len(tokens[last]), labels.get((first, last), ""))
+
+    spans = {GoldSpan(starts[a], starts[b] + len(tokens[b]), label) for ss in raw["ner"] for a, b, label in ss}
+    relations = {
+        GoldRelation(span(h0, h1), span(t0, t1), label)
+        for sentence_relations in raw.get("relations", [])
+        for h0, h1, t0, t1, label in sentence_relations
+    }
+    return GoldDoc(
+        str(raw.get("doc_key", "")),
+        text,
+        tuple(sorted(spans, key=_order)),
+        tuple(sorted(relations, key=lambda r: (_order(r.head), _order(r.tail), r.label))),
+    )
 
 
 def _order(span: GoldSpan) -> tuple[int, int, str]:

@@ -61,15 +61,17 @@ def link_papers(
     P.add_nodes_from((n, B.nodes[n]) for n in papers)
     n_papers = len(papers)
     cap = max(2, int(max_df * n_papers))
-    concepts = sorted(n for n, kind in B.nodes(data="kind") if kind == "Concept" and 2 <= B.in_degree(n) <= cap)
+    row = {p: i for i, p in enumerate(papers)}
+    # A concept's predecessors are its papers and the concepts stated to relate to it.
+    mentioned_by = {c: [p for p in B.predecessors(c) if p in row] for c, k in B.nodes(data="kind") if k == "Concept"}
+    concepts = sorted(c for c, ps in mentioned_by.items() if 2 <= len(ps) <= cap)
     if not papers or not concepts:
         return P
-    row = {p: i for i, p in enumerate(papers)}
     col = {c: j for j, c in enumerate(concepts)}
-    idf = np.array([math.log(1 + n_papers / B.in_degree(c)) for c in concepts])
+    idf = np.array([math.log(1 + n_papers / len(mentioned_by[c])) for c in concepts])
     rows, cols = [], []
     for c in concepts:
-        for p in B.predecessors(c):
+        for p in mentioned_by[c]:
             rows.append(row[p])
             cols.append(col[c])
     X = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_papers, len(concepts)))

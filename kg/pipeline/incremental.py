@@ -17,15 +17,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
+
+from kg.build.graph import combine_statements, concept_node
 from kg.link.index import LinkDelta, LinkIndex
 from kg.pipeline.spec import PipelineSpec
-from kg.records import Paper
+from kg.records import RELATION_TYPES, Paper
+from kg.store import GraphDelta, reader
+from kg.store.schema import RELATION_PROPS, node_rows, rel_rows
+
+log = logging.getLogger(__name__)
 
 STATE_FILE = "run.json"
 #: Changes whenever what the state holds or how it is computed (the digests) changes.
@@ -42,6 +50,8 @@ class Update:
     new: list[Paper]
     digests: dict[str, str]
     links: LinkDelta = field(default_factory=LinkDelta)
+    #: What the store gets (:func:`graph_delta`).
+    delta: GraphDelta = field(default_factory=GraphDelta)
     #: The concept nodes of the stored graph.
     known_before: set[str] = field(default_factory=set)
 
@@ -97,6 +107,103 @@ def plan(spec: PipelineSpec, papers: list[Paper], namespace: str) -> tuple[Updat
     if added > spec.update.refresh * state["full_papers"]:
         return None, f"{added} papers added since the last full run: over update.refresh = {spec.update.refresh}"
     return Update(folder, state, LinkIndex.load(folder), new, digests), ""
+
+
+def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta, dict[str, dict[str, int]]]:
+    """What adding the papers of ``B`` (linked: ``update.links``) changes in the stored graph.
+
+    Returns the delta and the nodes and edges it adds, by kind. Changes follow what a full run
+    builds (:func:`kg.build.knowledge_graph`): a stated relation joins what the stored one
+    of its pair and the new papers state, and a co-occurrence link runs against a stated
+    relation of its pair, as a networkx graph holds one edge per ordered pair.
+    """
+    links, known = update.links, update.known_before
+    delta = GraphDelta()
+    added: dict[str, Counter[str]] = {"nodes": Counter(), "edges": Counter()}
+
+    def key(node: str) -> str:
+        return node.removeprefix("concept:")
+
+    def add(rel: str, u: str, v: str, **props: Any) -> None:
+        delta.rels.setdefault(rel, []).append({"from": key(u), "to": key(v), **props})
+        added["edges"][rel] += 1
+
+    def delete(rel: str, u: str, v: str) -> None:
+        delta.rel_deletes.setdefault(rel, []).append({"from": key(u), "to": key(v)})
+        added["edges"][rel] -= 1
+
+    delta.nodes["Paper"] = list(node_rows(B, "Paper"))
+    delta.nodes["Concept"] = [r for r in node_rows(B, "Concept") if concept_node(r["key"]) not in known]
+    for row in delta.nodes["Concept"]:
+        row["paper_count"] = links.paper_counts[concept_node(row["key"])]
+    delta.rels["MENTIONS"] = list(rel_rows(B, "MENTIONS"))
+    added["nodes"].update(Paper=len(delta.nodes["Paper"]), Concept=len(delta.nodes["Concept"]))
+    added["edges"]["MENTIONS"] = len(delta.rels["MENTIONS"])
+    for u, v, d in links.links:
+        add("SHARES_CONCEPTS", u.removeprefix("paper:"), v.removeprefix("paper:"), **d)
+
+    stated = [(u, v, d) for u, v, d in B.edges(data=True) if d["rel"] in RELATION_TYPES]
+    pairs = [*((u, v) for u, v, _ in stated), *((u, v) for u, v, _ in links.cooccurs_new),
+             *((u, v) for u, v, _ in links.cooccurs_updated)]  # fmt: skip
+    ends = sorted({key(n) for pair in pairs for n in pair})
+    touched = sorted(key(c) for c in links.paper_counts if c in known)
+    props = [p for p, _ in RELATION_PROPS]
+    relations: dict[tuple[str, str], dict[str, Any]] = {}
+    with reader(store) as query:
+        names = {
+            k: (name, aliases or [])
+            for k, name, aliases in query(
+                "UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c.key, c.name, c.aliases", {"keys": touched}
+            ).rows
+        }
+        for rel in RELATION_TYPES:
+            for a, b, *values in query(
+                f"MATCH (a:Concept)-[r:{rel}]->(b:Concept) WHERE a.key IN $keys AND "
+                "b.key IN $keys RETURN a.key, b.key, " + ", ".join(f"r.{p}" for p in props),
+                {"keys": ends},
+            ).rows:
+                relations[concept_node(a), concept_node(b)] = {"rel": rel, **dict(zip(props, values, strict=True))}
+        cooccurs = {(concept_node(a), concept_node(b)): w for a, b, w in query(
+            "MATCH (a:Concept)-[r:CO_OCCURS]->(b:Concept) WHERE a.key IN $keys AND b.key IN $keys "
+            "RETURN a.key, b.key, r.weight", {"keys": ends}).rows}  # fmt: skip
+
+    updates = []
+    for k in touched:  # a concept keeps its name and gains the new papers' spellings
+        name, aliases = names[k]
+        d = B.nodes[concept_node(k)]
+        merged = sorted((set(aliases) | set(d.get("aliases", [])) | {d["name"]}) - {name})
+        updates.append({"key": k, "paper_count": links.paper_counts[concept_node(k)], "aliases": merged})
+    delta.node_updates["Concept"] = updates
+
+    for u, v, d in stated:
+        old = relations.get((u, v))
+        new = {**combine_statements(old, d)}
+        relations[u, v] = new
+        if old is not None and old["rel"] == new["rel"]:
+            delta.rel_updates.setdefault(new["rel"], []).append(
+                {"from": key(u), "to": key(v), **{p: new[p] for p in props}}
+            )
+            continue
+        if old is not None:
+            delete(old["rel"], u, v)
+        add(new["rel"], u, v, **{p: new[p] for p in props})
+        if (u, v) in cooccurs:  # the pair's co-occurrence link turns round, or goes if both ways are stated
+            weight = cooccurs.pop((u, v))
+            delete("CO_OCCURS", u, v)
+            if (v, u) not in relations:
+                cooccurs[v, u] = weight
+                add("CO_OCCURS", v, u, weight=weight)
+    for u, v, weight in links.cooccurs_new:
+        if (u, v) in relations:
+            if (v, u) in relations:
+                log.warning("CO_OCCURS link %s - %s not kept: both directions carry a stated relation", u, v)
+                continue
+            u, v = v, u
+        add("CO_OCCURS", u, v, weight=weight)
+    for u, v, weight in links.cooccurs_updated:
+        u, v = (u, v) if (u, v) in cooccurs else (v, u)
+        delta.rel_updates.setdefault("CO_OCCURS", []).append({"from": key(u), "to": key(v), "weight": weight})
+    return delta, {kind: dict(counts) for kind, counts in added.items()}
 
 
 def forget(store: Path) -> None:

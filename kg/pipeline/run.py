@@ -29,10 +29,9 @@ from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import dedupe_papers
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Paper
 from kg.report import write_report
-from kg.store import GraphDelta, read_embedded, reader, update_embedded, write_embedded
-from kg.store.schema import node_rows, rel_rows
+from kg.store import read_embedded, reader, update_embedded, write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
 from kg.viz.stored import page_graph
 
@@ -138,7 +137,7 @@ def read_stage(run: _Run) -> int:
 
 
 def extract_stage(run: _Run) -> int:
-    """Mentions of every paper, from the cache or the model; written to the mentions file."""
+    """Mentions and relations of every paper, from the cache or the model; written to the mentions file."""
     spec, out, report = run.spec, run.spec.outputs, run.report
     nlp = load_pipeline(spec.extract.model)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
@@ -168,6 +167,7 @@ def extract_stage(run: _Run) -> int:
         "total": len(mentions),
         "by_type": incremental.count(m.type for m in mentions),
         "by_role": incremental.count(m.role for m in mentions),
+        "relations": incremental.count(r.type for x in run.extractions for r in x.relations),
     }
     if run.update:
         report.mentions = incremental.add_counts(run.update.state["counts"]["mentions"], report.mentions)
@@ -210,13 +210,11 @@ def link_stage(run: _Run) -> int:
 
 def _link_update(run: _Run, update: Update) -> int:
     """Link the new papers against the stored graph's link index (:mod:`kg.link.index`)."""
-    link, B = run.spec.link, run.B
-    new_concepts = sum(1 for n, kind in B.nodes(data="kind") if kind == "Concept" and n not in update.known_before)
-    update.links = update.index.add(B, min_shared=link.min_shared, min_weight=link.min_weight,
+    link, store = run.spec.link, run.spec.outputs.store
+    assert store is not None  # an update needs its store
+    update.links = update.index.add(run.B, min_shared=link.min_shared, min_weight=link.min_weight,
                                     max_df=link.max_df, min_cooccurrence=link.min_cooccurrence)  # fmt: skip
-    edges = {"MENTIONS": B.number_of_edges(), "SHARES_CONCEPTS": len(update.links.links),
-             "CO_OCCURS": len(update.links.cooccurs_new)}  # fmt: skip
-    added = {"nodes": {"Paper": len(update.new), "Concept": new_concepts}, "edges": edges}
+    update.delta, added = incremental.graph_delta(run.B, update, store)
     run.report.graph = incremental.add_counts(update.state["counts"]["graph"], added)
     return len(update.new)
 
@@ -250,7 +248,7 @@ def store_stage(run: _Run) -> int | None:
     counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph}
     save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions)
     if update:
-        items = _store_update(run, store, update)
+        items = sum(update_embedded(store, update.delta).values())
         added = update.state["added"] + len(update.new)
         save(digests=update.digests, index=update.index, added=added, full_papers=update.state["full_papers"])
         return items
@@ -263,44 +261,6 @@ def store_stage(run: _Run) -> int | None:
             full_papers=len(run.papers),
         )
     return run.G.number_of_nodes() + run.G.number_of_edges()
-
-
-def _store_update(run: _Run, store: Path, update: Update) -> int:
-    """Add the new papers, their concepts and links to the store, in one transaction."""
-    B, links = run.B, update.links
-    concepts = [r for r in node_rows(B, "Concept") if f"concept:{r['key']}" not in update.known_before]
-    for row in concepts:
-        row["paper_count"] = links.paper_counts[f"concept:{row['key']}"]
-    touched = sorted(k.removeprefix("concept:") for k in links.paper_counts if k in update.known_before)
-    with reader(store) as query:
-        stored = {
-            key: (name, aliases or [])
-            for key, name, aliases in query(
-                "UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c.key, c.name, c.aliases", {"keys": touched}
-            ).rows
-        }
-    updates = []
-    for key in touched:
-        name, aliases = stored[key]
-        d = B.nodes[f"concept:{key}"]
-        merged = sorted((set(aliases) | set(d.get("aliases", [])) | {d["name"]}) - {name})
-        updates.append({"key": key, "paper_count": links.paper_counts[f"concept:{key}"], "aliases": merged})
-    delta = GraphDelta(
-        nodes={"Paper": list(node_rows(B, "Paper")), "Concept": concepts},
-        rels={
-            "MENTIONS": list(rel_rows(B, "MENTIONS")),
-            "SHARES_CONCEPTS": [{"from": u.removeprefix("paper:"), "to": v.removeprefix("paper:"), **d}
-                                for u, v, d in links.links],
-            "CO_OCCURS": [_cooccurs(u, v, w) for u, v, w in links.cooccurs_new],
-        },
-        node_updates={"Concept": updates},
-        rel_updates={"CO_OCCURS": [_cooccurs(u, v, w) for u, v, w in links.cooccurs_updated]},
-    )  # fmt: skip
-    return sum(update_embedded(store, delta).values())
-
-
-def _cooccurs(u: str, v: str, weight: int) -> dict[str, Any]:
-    return {"from": u.removeprefix("concept:"), "to": v.removeprefix("concept:"), "weight": weight}
 
 
 def visualise_stage(run: _Run) -> int | None:
@@ -402,7 +362,7 @@ def extract_cached(
     One ``nlp.pipe`` runs over the papers the cache lacks (looked up lazily, batch by batch),
     so worker processes start once. Returns the extractions in paper order and the cache hits.
     """
-    done: dict[str, list[Mention]] = {}
+    done: dict[str, Extraction] = {}
     commit = spec.extract.commit_every
     total = len(papers)
     hits = 0
@@ -414,7 +374,8 @@ def extract_cached(
             cached = cache.get(p.abstract for p in chunk) if cache else {}
             for p in chunk:
                 if p.abstract in cached:
-                    done[p.id] = cached[p.abstract]
+                    hit = cached[p.abstract]
+                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations)
                     hits += 1
                 else:
                     yield p
@@ -422,10 +383,10 @@ def extract_cached(
     abstracts = {p.id: p.abstract for p in papers}
     if spec.extract.executor == "dask":
         return _extract_dask(papers, list(misses()), done, abstracts, spec, cache, progress), hits
-    pending: list[tuple[str, list[Mention]]] = []
+    pending: list[tuple[str, Extraction]] = []
     for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
-        done[x.id] = x.mentions
-        pending.append((abstracts[x.id], x.mentions))
+        done[x.id] = x
+        pending.append((abstracts[x.id], x))
         if len(pending) >= commit:
             if cache:
                 cache.put(pending)
@@ -436,13 +397,13 @@ def extract_cached(
         cache.put(pending)
     if progress:
         progress(total, total)
-    return [Extraction(p.id, done[p.id]) for p in papers], hits
+    return [done[p.id] for p in papers], hits
 
 
 def _extract_dask(
     papers: list[Paper],
     todo: list[Paper],
-    done: dict[str, list[Mention]],
+    done: dict[str, Extraction],
     abstracts: dict[str, str],
     spec: PipelineSpec,
     cache: ExtractionCache | None,
@@ -452,16 +413,16 @@ def _extract_dask(
 
     def finished(shard: list[Extraction]) -> None:
         for x in shard:
-            done[x.id] = x.mentions
+            done[x.id] = x
         if cache:
-            cache.put((abstracts[x.id], x.mentions) for x in shard)
+            cache.put((abstracts[x.id], x) for x in shard)
         if progress:
             progress(len(done), len(papers))
 
     with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.n_process) as client:
         extract_on_dask(todo, client=client, model=spec.extract.model, shard_size=spec.extract.shard_size,
                         batch_size=spec.extract.batch_size, on_shard=finished)  # fmt: skip
-    return [Extraction(p.id, done[p.id]) for p in papers]
+    return [done[p.id] for p in papers]
 
 
 def write_mentions(extractions: list[Extraction], path: Path, *, append: bool = False) -> None:

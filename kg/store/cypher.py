@@ -81,13 +81,19 @@ def set_node_props(label: str, props: list[str]) -> str:
 
 def set_rel_props(rel: str, props: list[str]) -> str:
     """``UNWIND $rows`` of ``from``/``to`` keys + ``props``: set them on the existing relationships."""
+    sets = ", ".join(f"r.{p} = row.{p}" for p in props)
+    return f"{_match_rel(rel)} SET {sets}"
+
+
+def delete_rels(rel: str) -> str:
+    """``UNWIND $rows`` of ``from``/``to`` keys: delete those relationships."""
+    return f"{_match_rel(rel)} DELETE r"
+
+
+def _match_rel(rel: str) -> str:
     src, dst, _ = REL_TABLES[rel]
     src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
-    sets = ", ".join(f"r.{p} = row.{p}" for p in props)
-    return (
-        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}})-[r:{rel}]->(b:{dst} {{{dst_key}: row.to}}) "
-        f"SET {sets}"
-    )
+    return f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}})-[r:{rel}]->(b:{dst} {{{dst_key}: row.to}})"
 
 
 def _typed(props: list[tuple[str, str]]) -> str:

@@ -68,13 +68,15 @@ class GraphDelta:
 
     ``nodes``/``rels`` hold new rows as :func:`~kg.store.schema.node_rows` and
     :func:`~kg.store.schema.rel_rows` make them; ``node_updates``/``rel_updates`` hold the key
-    (or ``from``/``to``) and the properties to set on rows that exist.
+    (or ``from``/``to``) and the properties to set on rows that exist; ``rel_deletes`` the
+    ``from``/``to`` of relationships to delete (before anything is added).
     """
 
     nodes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     rels: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     node_updates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     rel_updates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    rel_deletes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 #: An update leaves its changes in the write-ahead log (read and replayed by every reader)
@@ -104,6 +106,8 @@ def update_embedded(path: str | Path, delta: GraphDelta) -> dict[str, int]:
         conn.execute("CALL force_checkpoint_on_close=false")
         conn.execute("BEGIN TRANSACTION")
         try:
+            for rel, rows in delta.rel_deletes.items():
+                counts[f"{rel} deleted"] = _batches(conn, cypher.delete_rels(rel), rows)
             for label in NODE_TABLES:
                 counts[label] = _batches(conn, cypher.ladybug_create_nodes(label), delta.nodes.get(label, []))
             for rel in REL_TABLES:

@@ -12,6 +12,8 @@ from typing import Any
 
 import networkx as nx
 
+from kg.records import RELATION_TYPES
+
 #: label -> [(property, LadybugDB type)]; the first property is the primary key.
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
     "Paper": [
@@ -43,6 +45,10 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
+#: A stated relation (USED_FOR, PART_OF, HYPONYM_OF) keeps the papers that state it and the
+#: first one's sentence as evidence.
+RELATION_PROPS = [("n_papers", "INT64"), ("paper", "STRING"), ("sentence", "STRING"), ("papers", "STRING[]")]
+
 #: relationship type -> (from label, to label, [(property, type)])
 REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
     "MENTIONS": (
@@ -59,6 +65,7 @@ REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
     ),
     "SHARES_CONCEPTS": ("Paper", "Paper", [("weight", "DOUBLE"), ("n_shared", "INT64"), ("shared", "STRING[]")]),
     "CO_OCCURS": ("Concept", "Concept", [("weight", "INT64")]),
+    **{rel: ("Concept", "Concept", RELATION_PROPS) for rel in RELATION_TYPES},
 }
 
 _KEY = {"Paper": "id", "Concept": "key"}

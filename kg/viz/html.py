@@ -36,6 +36,9 @@ COMMUNITY_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d5
 OTHER = "#bbbbbb"
 DEFAULT_MAX_NODES = 2000
 PANEL_PAPERS = 40
+#: Stated relation -> how the side panel words it from the head's side and from the tail's.
+STATED = {"USED_FOR": ("used for", "uses"), "PART_OF": ("part of", "has part"),
+          "HYPONYM_OF": ("a kind of", "has kind")}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +281,10 @@ def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph) -> dict[str, Any]:
         edge.update(weight=d.get("weight"))
         edge["title"] = f"together in {d.get('weight')} papers"
         edge["width"] = round(0.5 + min(4.0, float(d.get("weight") or 0) / 2), 2)
+    elif rel in STATED:
+        head, tail = (u, v) if d.get("head", u) == u else (v, u)
+        edge.update({"from": str(head), "to": str(tail), "sentence": d.get("sentence"), "arrows": "to"})
+        edge["title"] = f"{STATED[rel][0]} (stated in {d.get('n_papers')} papers)"
     return edge
 
 
@@ -298,9 +305,16 @@ def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
          for p, e in G.pred[n].items() if e.get("rel") == "MENTIONS"),
         key=lambda t: (-(t[2] or 0), str(t[0])),
     )  # fmt: skip
+    stated = sorted(
+        [(STATED[e["rel"]][0], G.nodes[v].get("name", v), e.get("sentence")) for v, e in G.succ[n].items()
+         if e.get("rel") in STATED]
+        + [(STATED[e["rel"]][1], G.nodes[u].get("name", u), e.get("sentence")) for u, e in G.pred[n].items()
+           if e.get("rel") in STATED],
+        key=lambda t: (str(t[0]), str(t[1])),
+    )  # fmt: skip
     return {"kind": "Concept", "name": d.get("name"), "type": d.get("type"), "key": d.get("key"),
             "aliases": d.get("aliases") or [], "paper_count": d.get("paper_count"),
-            "papers": papers[:PANEL_PAPERS]}  # fmt: skip
+            "papers": papers[:PANEL_PAPERS], "stated": stated[:PANEL_PAPERS]}  # fmt: skip
 
 
 def _short(text: str, n: int = 36) -> str:

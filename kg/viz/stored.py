@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from kg.build.graph import concept_node, paper_node
+from kg.records import RELATION_TYPES
 from kg.store.schema import NODE_TABLES, REL_TABLES
 from kg.viz.html import PANEL_PAPERS
 from kg.viz.views import concept_map, full_view
@@ -75,6 +76,7 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
     _add_nodes(run, G, "Paper", sorted(papers))
     _add_nodes(run, G, "Concept", sorted(concepts))
     _add_mentions(run, G, papers, concepts)
+    _add_stated(run, G, concepts)
     for a, b, w in cooccurs:
         G.add_edge(concept_node(a), concept_node(b), rel="CO_OCCURS", weight=w)
     if "graph" in views:
@@ -96,6 +98,20 @@ def _add_nodes(run: Run, G: nx.DiGraph, label: str, keys: list[str]) -> None:
         if label == "Paper":
             data["extra"] = json.loads(data.get("extra") or "{}")
         G.add_node(node(row[0]), kind=label, **data)
+
+
+def _add_stated(run: Run, G: nx.DiGraph, concepts: set[str]) -> None:
+    """The relations sentences state about the shown concepts (their panels list them)."""
+    keys = sorted(concepts)
+    for rel in RELATION_TYPES:
+        props = [p for p, _ in REL_TABLES[rel][2]]
+        query = (f"MATCH (a:Concept)-[r:{rel}]->(b:Concept) WHERE a.key IN $keys OR b.key IN $keys "
+                 "RETURN a.key, a.name, b.key, b.name, " + ", ".join(f"r.{p}" for p in props))  # fmt: skip
+        for head, head_name, tail, tail_name, *values in run(query, {"keys": keys}):
+            for key, name in ((head, head_name), (tail, tail_name)):
+                if concept_node(key) not in G:
+                    G.add_node(concept_node(key), kind="Concept", key=key, name=name)
+            G.add_edge(concept_node(head), concept_node(tail), rel=rel, **dict(zip(props, values, strict=True)))
 
 
 def _add_mentions(run: Run, G: nx.DiGraph, papers: set[str], concepts: set[str]) -> None:

@@ -13,6 +13,7 @@ import networkx as nx
 
 from kg.analyse import communities
 from kg.errors import KGError
+from kg.records import RELATION_TYPES
 
 VIEWS = ("graph", "concepts", "papers", "ego", "query")
 
@@ -21,7 +22,16 @@ def _view(G: nx.DiGraph, nodes: Iterable[Any], rels: tuple[str, ...]) -> nx.Grap
     keep = set(nodes)
     H = nx.Graph(communities=G.graph.get("communities", {}))
     H.add_nodes_from((n, G.nodes[n]) for n in G if n in keep)
-    H.add_edges_from((u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") in rels and u in keep and v in keep)
+    for u, v, d in G.edges(data=True):
+        if not (d.get("rel") in rels and u in keep and v in keep):
+            continue
+        stated = d.get("rel") in RELATION_TYPES
+        if H.has_edge(u, v):  # one line per pair: what a sentence states says more than co-occurrence
+            if not stated:
+                continue
+            H.remove_edge(u, v)
+        # an undirected view forgets which end a stated relation starts from: keep it
+        H.add_edge(u, v, **({**d, "head": u} if stated else d))
     return H
 
 
@@ -65,7 +75,7 @@ def ego_view(G: nx.DiGraph, around: str, *, depth: int = 1) -> nx.Graph:
     centre = resolve_node(G, around)
     U = G.to_undirected(as_view=True)
     near = nx.single_source_shortest_path_length(U, centre, cutoff=depth)
-    H = _view(G, near, ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS"))
+    H = _view(G, near, ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS", *RELATION_TYPES))
     H.graph["centre"] = centre
     return H
 

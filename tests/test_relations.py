@@ -1,0 +1,109 @@
+"""Concept-to-concept relations from the words between two concept spans of a sentence."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kg.extract import extract
+from kg.extract.pipeline import relations
+from kg.records import Paper
+
+
+def _relations(nlp, text, ents):
+    """kg's relations in ``text`` with the NER's entities given by hand (label, phrase)."""
+    doc = nlp(text, disable=[name for name in nlp.pipe_names if name != "sentencizer"])
+    spans = []
+    for label, phrase in ents:
+        found = re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)
+        assert found, phrase
+        spans.append(doc.char_span(found.start(), found.end(), label=label))
+    doc.ents = spans
+    for name in ("kg_concepts", "kg_roles", "kg_relations"):
+        doc = nlp.get_pipe(name)(doc)
+    return sorted((r.head_text, r.type, r.tail_text) for r in relations(doc))
+
+
+# Sentences from SciERC train (what the patterns were tuned on) and from ACL abstracts.
+CASES = [
+    (
+        "We present a syntax-based constraint, known as the cohesion constraint, that is useful for word alignment.",
+        [("Method", "syntax-based constraint"), ("Task", "word alignment"), ("Method", "cohesion constraint")],
+        [("cohesion constraint", "HYPONYM_OF", "syntax-based constraint")],
+    ),
+    (
+        "Graphical models such as Bayesian networks, Markov random fields and conditional random fields "
+        "are widely used.",
+        [
+            ("Method", "Graphical models"),
+            ("Method", "Bayesian networks"),
+            ("Method", "Markov random fields"),
+            ("Method", "conditional random fields"),
+        ],
+        [
+            ("Bayesian networks", "HYPONYM_OF", "Graphical models"),
+            ("Markov random fields", "HYPONYM_OF", "Graphical models"),
+            ("conditional random fields", "HYPONYM_OF", "Graphical models"),
+        ],
+    ),
+    (
+        "We improve low-resource machine translation using back-translation.",
+        [("Task", "low-resource machine translation"), ("Method", "back-translation")],
+        [("back-translation", "USED_FOR", "low-resource machine translation")],
+    ),
+    (
+        "The parser is based on a maximum entropy model trained on the Penn Treebank.",
+        [("Method", "parser"), ("Method", "maximum entropy model"), ("Material", "Penn Treebank")],
+        [("Penn Treebank", "USED_FOR", "maximum entropy model"), ("maximum entropy model", "USED_FOR", "parser")],
+    ),
+    (
+        "The translation system consists of a phrase table and a language model.",
+        [("Method", "translation system"), ("Method", "phrase table"), ("Method", "language model")],
+        [("language model", "PART_OF", "translation system"), ("phrase table", "PART_OF", "translation system")],
+    ),
+    (
+        "Word segmentation is a component of Chinese information retrieval.",
+        [("Task", "Word segmentation"), ("Task", "Chinese information retrieval")],
+        [("Word segmentation", "PART_OF", "Chinese information retrieval")],
+    ),
+    (
+        "Sentences are parsed via a standard CKY algorithm with probabilistic models (log-linear models).",
+        [
+            ("Task", "parsed"),
+            ("Method", "CKY algorithm"),
+            ("Method", "probabilistic models"),
+            ("Method", "log-linear models"),
+        ],
+        [
+            ("CKY algorithm", "USED_FOR", "parsed"),
+            ("log-linear models", "HYPONYM_OF", "probabilistic models"),
+            ("probabilistic models", "USED_FOR", "CKY algorithm"),
+        ],
+    ),
+    (
+        "Named entity recognition and other information extraction tasks are hard.",
+        [("Task", "Named entity recognition"), ("Task", "information extraction tasks")],
+        [("Named entity recognition", "HYPONYM_OF", "information extraction tasks")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "ents", "expected"), CASES, ids=[c[0][:30] for c in CASES])
+def test_patterns_on_real_sentences(nlp, text, ents, expected):
+    assert _relations(nlp, text, ents) == sorted(expected)
+
+
+def test_no_relation_across_sentences_or_from_mere_proximity(nlp):
+    text = "We study parsing. Neural networks are popular. Parsing of speech with BLEU is rare."
+    ents = [("Task", "parsing"), ("Method", "Neural networks"), ("Task", "speech"), ("Metric", "BLEU")]
+    assert _relations(nlp, text, ents) == []
+
+
+def test_relations_carry_keys_offsets_and_sentence(nlp):
+    text = "Deep learning is popular. We use a convolutional neural network for image classification."
+    [x] = extract([Paper("p", "", text)], nlp=nlp)
+    [r] = [r for r in x.relations if r.type == "USED_FOR"]
+    assert (r.head, r.tail) == ("convolutional neural network", "image classification")
+    assert text[r.head_start : r.head_end] == r.head_text and text[r.tail_start : r.tail_end] == r.tail_text
+    assert r.sentence == "We use a convolutional neural network for image classification."

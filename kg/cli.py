@@ -95,12 +95,16 @@ def run(
     spec = load_pipeline_file(pipeline, set_)
     with _progress_bar(quiet) as progress:
         report = run_pipeline(spec, progress=progress)
-    r = report.records
+    r, u = report.records, report.update
     typer.echo(
         f"{spec.name}: {r['read']} records read, {r['kept']} kept, {r['rejected']} rejected; "
         f"{report.mentions['total']} mentions, {sum(report.concepts.values())} concepts; "
         f"{report.seconds:.1f}s"
     )
+    if u["mode"] == "incremental":
+        typer.echo(f"  incremental: {u['papers_added']} new papers added to the stored graph")
+    elif spec.update.incremental:
+        typer.echo(f"  full run: {u['reason']}")
     for name, where in report.outputs.items():
         typer.echo(f"  {name:13} {where}")
 

@@ -141,3 +141,23 @@ def test_bad_password_is_one_clear_error(neo4j):
         query_neo4j(wrong, "RETURN 1")
     assert "wrong-password" not in str(err.value)
     assert "wrong-password" not in repr(wrong)
+
+
+def test_pages_read_from_neo4j_equal_those_read_from_the_embedded_store(neo4j, sample_run, tmp_path):
+    """``kg viz --neo4j`` reads what a page shows with the same Cypher as the embedded store."""
+    from kg.store import read_embedded, reader
+    from kg.viz import write_html
+    from kg.viz.stored import page_graph
+
+    out, _ = sample_run
+    write_neo4j(read_embedded(out / "kg.lbug"), neo4j, batch_size=500)
+    with reader(out / "kg.lbug") as run:
+        embedded = page_graph(lambda q, p: run(q, p).rows, max_nodes=300, views=["graph", "concepts"])
+    served = page_graph(lambda q, p: query_neo4j(neo4j, q, p).rows, max_nodes=300, views=["graph", "concepts"])
+    for view in ("graph", "concepts"):
+        pages = []
+        for name, pg in (("embedded", embedded), ("neo4j", served)):
+            H, score, total = pg.views[view]
+            pages.append(write_html(H, tmp_path / f"{name}-{view}.html", G=pg.G, max_nodes=300, score=score,
+                                    total=total).path.read_text(encoding="utf-8"))  # fmt: skip
+        assert pages[0] == pages[1], view

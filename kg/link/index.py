@@ -141,6 +141,7 @@ class LinkIndex:
         offers: dict[int, list[tuple[float, int]]] = defaultdict(list)  # old paper -> (weight, new paper)
         topk = np.full((n, k), -np.inf)
         topk[:n_old] = self.topk
+        floor = self.topk[:, k - 1]
         for i in range(scores.shape[0]):
             p = n_old + i
             a, b = scores.indptr[i], scores.indptr[i + 1]
@@ -150,9 +151,12 @@ class LinkIndex:
             order = np.lexsort((js, -ws))[:k]
             chosen.update((min(p, int(q)), max(p, int(q))) for q in js[order])
             topk[p, : len(order)] = ws[order]
-            for q, w in zip(js.tolist(), ws.tolist(), strict=True):
-                if q < n_old:
-                    offers[q].append((w, p))
+            # only a weight above an old paper's k-th strongest can enter its list
+            old = js < n_old
+            beats = np.zeros(len(js), dtype=bool)
+            beats[old] = ws[old] > floor[js[old]]
+            for q, w in zip(js[beats].tolist(), ws[beats].tolist(), strict=True):
+                offers[q].append((w, p))
         for q, offered in offers.items():
             # the new papers now among q's strongest: its old weights first on ties
             ranked = sorted([(-w, 0, -1) for w in self.topk[q] if w > -np.inf] + [(-w, 1, p) for w, p in offered])[:k]

@@ -210,7 +210,7 @@ def _spring(H: nx.Graph, *, seed: int, scale: float) -> dict[Any, tuple[float, f
     start = [[rng.uniform(-1, 1), rng.uniform(-1, 1)] for _ in nodes]
     igraph.set_random_number_generator(rng)
     try:
-        coords = g.layout_fruchterman_reingold(seed=start, niter=300).coords
+        coords = g.layout_fruchterman_reingold(seed=start, niter=200).coords
     finally:
         igraph.set_random_number_generator(random)
     cx = sum(x for x, _ in coords) / len(coords)

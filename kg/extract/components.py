@@ -34,6 +34,7 @@ class ConceptSpans:
         self.normaliser = normaliser or Normaliser()
         conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.dataset_words = frozenset(conf.get("dataset_words", []))
+        self.task_heads = frozenset(conf.get("task_heads", []))
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -55,7 +56,9 @@ class ConceptSpans:
             key = defined.get(span.text) or self._defined_inside(span, defined) or self._key(span, defined)
             if norm.is_generic(key):
                 continue
-            if kind == "Method" and not _is_named(span):
+            if kind == "Method" and span[-1].lower_ in self.task_heads:
+                kind = "Problem"
+            elif kind == "Method" and not _is_named(span):
                 kind = "Technique"
             if kind == "Dataset" and not (_is_named(span) or self.dataset_words & {t.lower_ for t in span}):
                 continue

@@ -134,6 +134,10 @@ _WORKER_NLP: list[Language] = []
 
 
 def _init_worker(nlp: Language) -> None:
+    from threadpoolctl import threadpool_limits
+
+    # The workers already use every core: a BLAS thread pool in each would only contend.
+    threadpool_limits(limits=1)
     _WORKER_NLP[:] = [nlp]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import tomllib
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from kg.read import read_records
 from kg.records import Paper
 
 log = logging.getLogger(__name__)
+
+#: Changes when a build from the same corpus and settings would give other vectors.
+FORMAT = 2
 
 
 def settings() -> dict[str, Any]:
@@ -50,6 +54,14 @@ def _abstracts(corpus: str | Path) -> Iterator[str]:
             yield record.abstract
 
 
+def _most_frequent(text: Path, n: int) -> list[str]:
+    counts: Counter[str] = Counter()
+    with text.open(encoding="utf-8") as fh:
+        for line in fh:
+            counts.update(line.split())
+    return [word for word, _ in counts.most_common(n)]
+
+
 def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | None = None) -> Path:
     """Train floret vectors on ``corpus`` and write them as a spaCy vectors table to ``dest``.
 
@@ -64,7 +76,7 @@ def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | No
 
     dest = Path(dest)
     conf = settings()
-    stamp = json.dumps({"corpus": str(Path(corpus).resolve()), **conf}, sort_keys=True)
+    stamp = json.dumps({"corpus": str(Path(corpus).resolve()), "format": FORMAT, **conf}, sort_keys=True)
     if (dest / "kg-vectors.json").is_file() and (dest / "kg-vectors.json").read_text(encoding="utf-8") == stamp:
         log.info("vectors in %s are up to date", dest)
         return dest
@@ -76,7 +88,8 @@ def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | No
     n = corpus_text(corpus, text)
     log.info("training floret on %d abstracts", n)
     model = floret.train_unsupervised(str(text), verbose=0, **conf["floret"])
-    words = model.get_words()[: conf["table"]["rows"]]  # most frequent first
+    # Rare words are left out of floret's vocabulary but get a vector from their n-grams.
+    words = _most_frequent(text, conf["table"]["rows"])
     table = work / "vectors.txt"
     with table.open("w", encoding="utf-8") as fh:
         fh.write(f"{len(words)} {model.get_dimension()}\n")

@@ -75,9 +75,10 @@ def test_shipped_model_scores_above_its_floor_on_dev():
     # The floor is what the shipped model reached when it was trained, less a margin; it is
     # deterministic (same model, same text), so a drop means the extractor got worse.
     s = evaluate(DEV)
-    assert s.exact["micro"].f1 >= 0.45, s.as_dict()
-    assert s.exact["Task"].f1 >= 0.30, s.as_dict()
-    assert s.overlap["micro"].f1 >= 0.60, s.as_dict()
+    # (kg_concepts 0.2.0: exact micro 0.599, Task 0.494, overlap micro 0.711)
+    assert s.exact["micro"].f1 >= 0.55, s.as_dict()
+    assert s.exact["Task"].f1 >= 0.44, s.as_dict()
+    assert s.overlap["micro"].f1 >= 0.66, s.as_dict()
 
 
 def test_role_accuracy_on_hand_checked_mentions():

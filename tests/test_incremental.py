@@ -16,6 +16,12 @@ from tests.test_pipeline import LINES, _pipeline
 ON = ["update.incremental=true", 'viz.views=["concepts"]']
 
 
+def _strongest(links, paper, k=20):
+    """A paper's ``top_k`` links (link.top_k is 20): what a rebuild and an update agree on."""
+    mine = [(-d["weight"], u if v == paper else v) for (u, v), d in links.items() if paper in (u, v)]
+    return sorted(mine)[:k]
+
+
 def _split(G):
     nodes = {n: {k: v for k, v in d.items() if k not in ANALYTICS} for n, d in G.nodes(data=True)}
     edges: dict[str, dict] = {}
@@ -64,12 +70,15 @@ def test_the_updated_store_matches_a_rebuilt_one(grown):
     assert edges["CO_OCCURS"] == fresh_edges["CO_OCCURS"]
     for rel in RELATION_TYPES:  # what the abstracts state: the papers that state it, the first one's sentence
         assert edges.get(rel) == fresh_edges.get(rel), rel
-    # every link of a rebuild is there; links of new papers have the rebuild's weights and concepts
+    # each new paper keeps the k links a rebuild gives it, with the rebuild's weights and concepts;
+    # old papers' links differ a little (a rebuild reweighs them with the grown corpus's idf)
     links, fresh_links = edges["SHARES_CONCEPTS"], fresh_edges["SHARES_CONCEPTS"]
-    assert fresh_links.keys() <= links.keys()
-    assert len(links) - len(fresh_links) <= 0.02 * len(fresh_links)
     new = {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]}
-    assert all(links[e] == d for e, d in fresh_links.items() if new & set(e))
+    for p in new:
+        assert _strongest(links, p) == _strongest(fresh_links, p), p
+    assert all(links[e] == d for e, d in fresh_links.items() if new & set(e) and e in links)
+    same = len(links.keys() & fresh_links.keys()) / len(links.keys() | fresh_links.keys())
+    assert same >= 0.97, same
     # and the report counts what the store holds
     assert second.graph["edges"] == {rel: len(es) for rel, es in sorted(edges.items())}
 

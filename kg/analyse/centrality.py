@@ -43,7 +43,11 @@ def centrality(H: nx.Graph, *, seed: int = 7, budget: int = BETWEENNESS_BUDGET) 
     """
     degree = {str(n): int(k) for n, k in H.degree()}
     pagerank = {str(n): float(x) for n, x in nx.pagerank(H, weight="weight").items()} if len(H) else {}
-    linked = H.subgraph(n for n, k in H.degree() if k > 0)
+    # Betweenness sums over sources in node order: a canonical order gives the same floats in every
+    # run, whatever order the graph was built in (a resumed run adds cached papers first).
+    linked = nx.Graph()
+    linked.add_nodes_from(sorted((n for n, k in H.degree() if k > 0), key=str))
+    linked.add_edges_from(sorted((tuple(sorted((u, v), key=str)) for u, v in H.edges()), key=str))
     n, m = linked.number_of_nodes(), linked.number_of_edges()
     betweenness: dict[str, float] = {}
     if n * m <= budget:

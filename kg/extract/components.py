@@ -34,6 +34,7 @@ class ConceptSpans:
         self.normaliser = normaliser or Normaliser()
         conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.dataset_words = frozenset(conf.get("dataset_words", []))
+        self.task_heads = frozenset(conf.get("task_heads", []))
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -55,7 +56,9 @@ class ConceptSpans:
             key = defined.get(span.text) or self._defined_inside(span, defined) or self._key(span, defined)
             if norm.is_generic(key):
                 continue
-            if kind == "Method" and not _is_named(span):
+            if kind == "Method" and span[-1].lower_ in self.task_heads:
+                kind = "Problem"
+            elif kind == "Method" and not _is_named(span):
                 kind = "Technique"
             if kind == "Dataset" and not (_is_named(span) or self.dataset_words & {t.lower_ for t in span}):
                 continue
@@ -142,15 +145,26 @@ class Roles:
         self.window = int(conf.get("window", 8))
 
     def __call__(self, doc: Doc) -> Doc:
+        # Mentions share sentences: read each sentence's words once.
+        sentences: dict[int, tuple[list[str], bool]] = {}
         for span in doc.spans.get(self.spans_key, []):
-            span._.role = self.role(span)
+            sent = span.sent
+            if sent.start not in sentences:
+                sentences[sent.start] = self._sentence(sent)
+            span._.role = self._role(span, sent.start, *sentences[sent.start])
         return doc
 
     def role(self, span: Span) -> str:
         sent = span.sent
-        left = [t.lower_ for t in span.doc[max(sent.start, span.start - self.window) : span.start]]
+        return self._role(span, sent.start, *self._sentence(sent))
+
+    def _sentence(self, sent: Span) -> tuple[list[str], bool]:
         words = [t.lower_ for t in sent]
-        self_ref = any(_contains(words, phrase) for phrase in self.self_ref)
+        return words, any(_contains(words, phrase) for phrase in self.self_ref)
+
+    def _role(self, span: Span, sent_start: int, words: list[str], self_ref: bool) -> str:
+        i = span.start - sent_start
+        left = words[max(0, i - self.window) : i]
         if (left[-3:] and self.novelty & set(left[-3:])) or (left and left[-1] in self.possessive):
             return "proposes"
         if span.label_ != "Problem" and self_ref and self.propose & set(left) and not self.use & set(left):

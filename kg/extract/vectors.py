@@ -1,0 +1,104 @@
+"""Domain word vectors for the concept model, trained on a corpus of abstracts (``make model``).
+
+Abstracts -> spaCy tokens, lower-cased, one abstract a line -> floret vectors (skipgram with
+hashed character n-grams) -> the vectors of the most frequent tokens frozen into a plain spaCy
+vectors table, looked up by ``LOWER``. Settings: ``config/vectors.toml``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from kg.config import config_path
+from kg.errors import ConfigError, InputError
+from kg.read import read_records
+from kg.records import Paper
+
+log = logging.getLogger(__name__)
+
+#: Changes when a build from the same corpus and settings would give other vectors.
+FORMAT = 2
+
+
+def settings() -> dict[str, Any]:
+    """The ``[floret]`` and ``[table]`` settings of ``config/vectors.toml``."""
+    return tomllib.loads(config_path("vectors.toml").read_text(encoding="utf-8"))
+
+
+def corpus_text(corpus: str | Path, dest: str | Path) -> int:
+    """Write the abstracts of ``corpus`` as lower-cased spaCy tokens, one abstract a line; returns the count."""
+    import spacy
+
+    from kg.extract.pipeline import split_glued_brackets
+
+    nlp = spacy.blank("en")
+    split_glued_brackets(nlp)
+    n = 0
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    with Path(dest).open("w", encoding="utf-8") as out:
+        for doc in nlp.pipe(_abstracts(corpus), batch_size=1000):
+            out.write(" ".join(t.lower_ for t in doc if not t.is_space) + "\n")
+            n += 1
+    return n
+
+
+def _abstracts(corpus: str | Path) -> Iterator[str]:
+    for record in read_records(corpus):
+        if isinstance(record, Paper) and record.abstract.strip():
+            yield record.abstract
+
+
+def _most_frequent(text: Path, n: int) -> list[str]:
+    counts: Counter[str] = Counter()
+    with text.open(encoding="utf-8") as fh:
+        for line in fh:
+            counts.update(line.split())
+    return [word for word, _ in counts.most_common(n)]
+
+
+def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | None = None) -> Path:
+    """Train floret vectors on ``corpus`` and write them as a spaCy vectors table to ``dest``.
+
+    Skips the work when ``dest`` was built from the same corpus with the same settings.
+    """
+    try:
+        import floret
+    except ImportError as exc:
+        raise ConfigError("building the vectors needs floret: pip install 'kg[model]'") from exc
+    import spacy
+    from spacy.training.initialize import convert_vectors
+
+    dest = Path(dest)
+    conf = settings()
+    stamp = json.dumps({"corpus": str(Path(corpus).resolve()), "format": FORMAT, **conf}, sort_keys=True)
+    if (dest / "kg-vectors.json").is_file() and (dest / "kg-vectors.json").read_text(encoding="utf-8") == stamp:
+        log.info("vectors in %s are up to date", dest)
+        return dest
+    if not Path(corpus).is_file():
+        raise InputError(f"corpus not found: {corpus}")
+    work = Path(work) if work else dest.parent
+    text = work / "corpus.txt"
+    log.info("tokenising %s", corpus)
+    n = corpus_text(corpus, text)
+    log.info("training floret on %d abstracts", n)
+    model = floret.train_unsupervised(str(text), verbose=0, **conf["floret"])
+    # Rare words are left out of floret's vocabulary but get a vector from their n-grams.
+    words = _most_frequent(text, conf["table"]["rows"])
+    table = work / "vectors.txt"
+    with table.open("w", encoding="utf-8") as fh:
+        fh.write(f"{len(words)} {model.get_dimension()}\n")
+        for word in words:
+            fh.write(word + " " + " ".join(f"{x:.5f}" for x in model.get_word_vector(word)) + "\n")
+    nlp = spacy.blank("en")
+    convert_vectors(nlp, table, truncate=0, prune=-1, name=conf["table"]["name"], attr="LOWER")
+    nlp.to_disk(dest)
+    (dest / "kg-vectors.json").write_text(stamp, encoding="utf-8")
+    text.unlink()
+    table.unlink()
+    return dest

@@ -134,3 +134,19 @@ def test_relations_carry_keys_offsets_and_sentence(nlp):
     assert (r.head, r.tail) == ("convolutional neural network", "image classification")
     assert text[r.head_start : r.head_end] == r.head_text and text[r.tail_start : r.tail_end] == r.tail_text
     assert r.sentence == "We use a convolutional neural network for image classification."
+
+
+def test_retrained_relation_model_misses_the_cache(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    from kg.config import relations_model_dir
+    from kg.extract import cache
+
+    before = cache.namespace("kg_concepts-0.1.0", "0.1.0")
+    model = tmp_path / "relations"
+    shutil.copytree(relations_model_dir(), model)
+    meta = json.loads((model / "meta.json").read_text(encoding="utf-8"))
+    (model / "meta.json").write_text(json.dumps({**meta, "threshold": 0.5}), encoding="utf-8")
+    monkeypatch.setattr(cache, "relations_model_dir", lambda: model)
+    assert cache.namespace("kg_concepts-0.1.0", "0.1.0") != before

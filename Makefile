@@ -12,7 +12,7 @@ NEO4J_VERSION := $(shell sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|
 NEO4J_JAR     := tools/neo4j/lib/neo4j-$(NEO4J_VERSION).jar
 NEO4J_PASSWORD ?= kgtestpass
 
-.PHONY: install run test lint format model bench chromium neo4j clean
+.PHONY: install run test lint format model relations-model bench chromium neo4j clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ $(MODEL_STAMP): pyproject.toml $(STAMP)
 ## then the NER on SciERC train (config/vectors.toml, config/ner.cfg; about 20 minutes on 2 cores)
 model: $(MODEL_STAMP)
 	$(BIN)/python -m kg.extract.train --scierc $(SCIERC) --corpus $(CORPUS) --work build/scierc
+
+## make relations-model: retrain the shipped relation classifier on SciERC train (about a minute)
+# One BLAS thread: the matrices are small, and more threads only fight over the cores.
+relations-model: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m kg.extract.train_relations --scierc $(SCIERC)
 
 ## make bench: every benchmark in bench/, each ending with one JSON line of figures
 bench: $(STAMP)

@@ -31,3 +31,8 @@ def config_path(name: str) -> Path:
 def model_dir() -> Path:
     """The concept model shipped inside the package (trained by ``make model``)."""
     return Path(str(resources.files("kg") / "models" / "concepts"))
+
+
+def relations_model_dir() -> Path:
+    """The relation classifier shipped inside the package (trained by ``make relations-model``)."""
+    return Path(str(resources.files("kg") / "models" / "relations"))

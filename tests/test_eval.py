@@ -106,9 +106,10 @@ def test_relations_score_in_scierc_direction():
 
 
 def test_relation_scores_on_dev_above_their_floor():
-    # Deterministic (same model, patterns and text): the floors are the figures the patterns
-    # reached on dev when they were tuned on train, less a margin. End to end depends on the NER too.
+    # Deterministic (same models and text): the floors are the figures the relation classifier
+    # reached on dev (given gold entities P 0.431 R 0.232 F1 0.301, end to end P 0.196 R 0.074
+    # F1 0.107) after it was trained and chosen on train, less a margin. End to end depends on the NER too.
     s = evaluate(DEV).as_dict()
     given, e2e = s["relations_gold_entities"]["micro"], s["relations"]["micro"]
-    assert given["p"] >= 0.45 and given["f1"] >= 0.15 and given["tp"] >= 25, s["relations_gold_entities"]
-    assert e2e["p"] >= 0.25 and e2e["tp"] >= 7, s["relations"]
+    assert given["p"] >= 0.42 and given["f1"] >= 0.23 and given["tp"] >= 45, s["relations_gold_entities"]
+    assert e2e["p"] >= 0.30 and e2e["f1"] >= 0.12 and e2e["tp"] >= 22, s["relations"]

@@ -1,4 +1,4 @@
-"""Concept-to-concept relations from the words between two concept spans of a sentence."""
+"""Concept-to-concept relations: the pair classifier, and the patterns that decide where they match."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def _relations(nlp, text, ents):
     return sorted((r.head_text, r.type, r.tail_text) for r in relations(doc))
 
 
-# Sentences from SciERC train (what the patterns were tuned on) and from ACL abstracts.
+# Sentences from SciERC train (what the patterns were tuned on) and from ACL abstracts, with
+# what the patterns read in them.
 CASES = [
     (
         "We present a syntax-based constraint, known as the cohesion constraint, that is useful for word alignment.",
@@ -90,14 +91,37 @@ CASES = [
 
 
 @pytest.mark.parametrize(("text", "ents", "expected"), CASES, ids=[c[0][:30] for c in CASES])
-def test_patterns_on_real_sentences(nlp, text, ents, expected):
-    assert _relations(nlp, text, ents) == sorted(expected)
+def test_patterns_decide_where_they_match(nlp, text, ents, expected):
+    # The shipped model takes a pattern's reading over its own (chosen by cross-validation on
+    # SciERC train); the classifier may add relations the patterns do not read.
+    assert set(expected) <= set(_relations(nlp, text, ents))
 
 
-def test_no_relation_across_sentences_or_from_mere_proximity(nlp):
+def test_classifier_reads_beyond_the_patterns(nlp):
+    # No pattern matches "X trained on Y", nor a relation two hops away.
+    text = "The parser is based on a maximum entropy model trained on the Penn Treebank."
+    ents = [("Method", "parser"), ("Method", "maximum entropy model"), ("Material", "Penn Treebank")]
+    assert _relations(nlp, text, ents) == [
+        ("Penn Treebank", "USED_FOR", "maximum entropy model"),
+        ("Penn Treebank", "USED_FOR", "parser"),
+        ("maximum entropy model", "USED_FOR", "parser"),
+    ]
+
+
+def test_no_relation_across_sentences(nlp):
     text = "We study parsing. Neural networks are popular. Parsing of speech with BLEU is rare."
     ents = [("Task", "parsing"), ("Method", "Neural networks"), ("Task", "speech"), ("Metric", "BLEU")]
-    assert _relations(nlp, text, ents) == []
+    # Only the last sentence has two concepts (the classifier reads "speech with BLEU" as USED_FOR).
+    assert all({head, tail} == {"speech", "BLEU"} for head, _, tail in _relations(nlp, text, ents))
+
+
+def test_model_is_reproducible_and_small():
+    from kg.config import relations_model_dir
+    from kg.extract.relations import RelationModel
+
+    model = RelationModel.load()
+    assert model.meta["trained_on"] == "SciERC train"
+    assert sum(f.stat().st_size for f in relations_model_dir().iterdir()) < 2_000_000
 
 
 def test_relations_carry_keys_offsets_and_sentence(nlp):
@@ -107,3 +131,19 @@ def test_relations_carry_keys_offsets_and_sentence(nlp):
     assert (r.head, r.tail) == ("convolutional neural network", "image classification")
     assert text[r.head_start : r.head_end] == r.head_text and text[r.tail_start : r.tail_end] == r.tail_text
     assert r.sentence == "We use a convolutional neural network for image classification."
+
+
+def test_retrained_relation_model_misses_the_cache(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    from kg.config import relations_model_dir
+    from kg.extract import cache
+
+    before = cache.namespace("kg_concepts-0.1.0", "0.1.0")
+    model = tmp_path / "relations"
+    shutil.copytree(relations_model_dir(), model)
+    meta = json.loads((model / "meta.json").read_text(encoding="utf-8"))
+    (model / "meta.json").write_text(json.dumps({**meta, "threshold": 0.5}), encoding="utf-8")
+    monkeypatch.setattr(cache, "relations_model_dir", lambda: model)
+    assert cache.namespace("kg_concepts-0.1.0", "0.1.0") != before

@@ -222,6 +222,7 @@ def test_stated_relations_are_drawn_head_to_tail_around_a_concept(sample_graph, 
     path = write_html(E, tmp_path / "ego.html", G=sample_graph).path
     page, log = open_page(browser, path)
     drawn = page.evaluate("kgEdges.get().filter(e => e.rel === 'USED_FOR').map(e => [e.from, e.to])")
-    stated = [(u, v) for u, v, d in sample_graph.edges(data=True) if d["rel"] == "USED_FOR" and u in E and v in E]
-    assert stated and sorted(map(tuple, drawn)) == sorted(stated)
+    stated = {(u, v) for u, v, d in sample_graph.edges(data=True) if d["rel"] == "USED_FOR" and u in E and v in E}
+    # A view draws one line per pair: a pair stated both ways (in different papers) shows one of them.
+    assert stated and {tuple(e) for e in drawn} <= stated and len(drawn) == len({frozenset(e) for e in stated})
     assert log.errors == []

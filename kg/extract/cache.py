@@ -1,9 +1,10 @@
 """Extraction results cached by content: the abstract's text and everything that shapes the result.
 
 A cache entry's key is a hash of the model's name and version, kg's version, the config files
-the extractor reads, and the abstract. A re-run extracts only texts it has not seen; a new
-model or changed config misses on everything. Entries are committed in batches in SQLite, so
-a run killed at any point keeps what it had finished and loses nothing else.
+the extractor reads, the relation classifier's weights, and the abstract. A re-run extracts
+only texts it has not seen; a new model or changed config misses on everything. Entries are
+committed in batches in SQLite, so a run killed at any point keeps what it had finished and
+loses nothing else.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from kg.config import config_path
+from kg.config import config_path, relations_model_dir
 from kg.records import Extraction, Mention, Relation
 
 #: The config files whose content changes what extraction returns.
 EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml")
+#: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
+RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: The shape of a cached value; a new shape (2: relations beside the mentions) misses on old entries.
 CACHE_FORMAT = 2
 
@@ -28,6 +31,8 @@ def namespace(model: str, kg_version: str) -> str:
     h = hashlib.sha256(f"{model}\0{kg_version}\0{CACHE_FORMAT}".encode())
     for name in EXTRACTION_CONFIG:
         h.update(b"\0" + config_path(name).read_bytes())
+    for name in RELATION_MODEL_FILES:
+        h.update(b"\0" + (relations_model_dir() / name).read_bytes())
     return h.hexdigest()[:16]
 
 

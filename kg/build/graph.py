@@ -137,7 +137,8 @@ def relation_edges(extractions: Iterable[Extraction]) -> list[tuple[str, str, di
     ``rel`` is the relation type, ``papers`` the ids of the papers that state it (in input
     order), ``n_papers`` their number, and ``paper`` and ``sentence`` the first statement.
     A graph holds one edge per ordered pair, so when sentences give one pair several types,
-    the type most papers state wins (the first stated, on a tie).
+    the type most papers state wins (the first stated, on a tie), and of a pair stated both
+    ways, the direction most papers state (:func:`one_per_pair`).
 
     Examples
     --------
@@ -160,7 +161,27 @@ def relation_edges(extractions: Iterable[Extraction]) -> list[tuple[str, str, di
     for (head, tail), by_type in stated.items():
         best = max(by_type.values(), key=lambda d: len(d["papers"]))  # max keeps the first on a tie
         edges.append((concept_node(head), concept_node(tail), {**best, "n_papers": len(best["papers"])}))
-    return edges
+    return one_per_pair(edges)
+
+
+def one_per_pair(edges: list[tuple[str, str, dict]]) -> list[tuple[str, str, dict]]:
+    """Of relations stated both ways between two concepts, the one more papers state (the first, on a tie).
+
+    Two concepts keep one stated relation, so the other direction of the pair is free for their
+    co-occurrence link: a networkx graph holds one edge per ordered pair.
+
+    >>> one_per_pair([("a", "b", {"n_papers": 1}), ("b", "a", {"n_papers": 2}), ("a", "c", {"n_papers": 1})])
+    [('b', 'a', {'n_papers': 2}), ('a', 'c', {'n_papers': 1})]
+    """
+    first = {(u, v): i for i, (u, v, _) in enumerate(edges)}
+    count = {(u, v): d["n_papers"] for u, v, d in edges}
+
+    def wins(u: str, v: str) -> bool:
+        if (v, u) not in count:
+            return True
+        return (-count[u, v], first[u, v]) < (-count[v, u], first[v, u])
+
+    return [(u, v, d) for u, v, d in edges if wins(u, v)]
 
 
 def _concept_name(key: str, forms: Counter[str]) -> str:
@@ -247,6 +268,9 @@ def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
     for u, v, d in new.edges(data=True):
         if d.get("rel") in RELATION_TYPES:
             M.add_edge(u, v, **combine_statements(M.edges[u, v] if M.has_edge(u, v) else None, d))
+    stated = [(u, v, d) for u, v, d in M.edges(data=True) if d.get("rel") in RELATION_TYPES]
+    M.remove_edges_from([(u, v) for u, v, _ in stated])
+    M.add_edges_from(one_per_pair(stated))
     for n, d in list(M.nodes(data=True)):
         if d.get("kind") == "Concept":
             papers = sum(1 for p in M.predecessors(n) if M.nodes[p].get("kind") == "Paper")

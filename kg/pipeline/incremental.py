@@ -115,7 +115,8 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
     Returns the delta and the nodes and edges it adds, by kind. Changes follow what a full run
     builds (:func:`kg.build.knowledge_graph`): a stated relation joins what the stored one
     of its pair and the new papers state, and a co-occurrence link runs against a stated
-    relation of its pair, as a networkx graph holds one edge per ordered pair.
+    relation of its pair, as a networkx graph holds one edge per ordered pair; of a pair stated
+    both ways, the direction more papers state stays (the stored one, on a tie).
     """
     links, known = update.links, update.known_before
     delta = GraphDelta()
@@ -146,6 +147,7 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
     pairs = [*((u, v) for u, v, _ in stated), *((u, v) for u, v, _ in links.cooccurs_new),
              *((u, v) for u, v, _ in links.cooccurs_updated)]  # fmt: skip
     ends = sorted({key(n) for pair in pairs for n in pair})
+    wanted = set(ends)
     touched = sorted(key(c) for c in links.paper_counts if c in known)
     props = [p for p, _ in RELATION_PROPS]
     relations: dict[tuple[str, str], dict[str, Any]] = {}
@@ -156,16 +158,16 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
                 "UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c.key, c.name, c.aliases", {"keys": touched}
             ).rows
         }
+        # (UNWIND looks each key up; "IN $keys" would test every stored edge against the list)
+        ask = ", ".join(f"r.{p}" for p in props)
         for rel in RELATION_TYPES:
-            for a, b, *values in query(
-                f"MATCH (a:Concept)-[r:{rel}]->(b:Concept) WHERE a.key IN $keys AND "
-                "b.key IN $keys RETURN a.key, b.key, " + ", ".join(f"r.{p}" for p in props),
-                {"keys": ends},
-            ).rows:
-                relations[concept_node(a), concept_node(b)] = {"rel": rel, **dict(zip(props, values, strict=True))}
+            for a, b, *values in query(f"UNWIND $keys AS k MATCH (a:Concept {{key: k}})-[r:{rel}]->(b:Concept) "
+                                       f"RETURN a.key, b.key, {ask}", {"keys": ends}).rows:  # fmt: skip
+                if b in wanted:
+                    relations[concept_node(a), concept_node(b)] = {"rel": rel, **dict(zip(props, values, strict=True))}
         cooccurs = {(concept_node(a), concept_node(b)): w for a, b, w in query(
-            "MATCH (a:Concept)-[r:CO_OCCURS]->(b:Concept) WHERE a.key IN $keys AND b.key IN $keys "
-            "RETURN a.key, b.key, r.weight", {"keys": ends}).rows}  # fmt: skip
+            "UNWIND $keys AS k MATCH (a:Concept {key: k})-[r:CO_OCCURS]->(b:Concept) RETURN a.key, b.key, r.weight",
+            {"keys": ends}).rows if b in wanted}  # fmt: skip
 
     updates = []
     for k in touched:  # a concept keeps its name and gains the new papers' spellings
@@ -178,6 +180,12 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
     for u, v, d in stated:
         old = relations.get((u, v))
         new = {**combine_statements(old, d)}
+        back = relations.get((v, u))
+        if old is None and back is not None:  # stated both ways: the pair keeps the better stated one
+            if new["n_papers"] <= back["n_papers"]:
+                continue
+            del relations[v, u]
+            delete(back["rel"], v, u)
         relations[u, v] = new
         if old is not None and old["rel"] == new["rel"]:
             delta.rel_updates.setdefault(new["rel"], []).append(

@@ -105,9 +105,11 @@ def _add_stated(run: Run, G: nx.DiGraph, concepts: set[str]) -> None:
     keys = sorted(concepts)
     for rel in RELATION_TYPES:
         props = [p for p, _ in REL_TABLES[rel][2]]
-        query = (f"MATCH (a:Concept)-[r:{rel}]->(b:Concept) WHERE a.key IN $keys OR b.key IN $keys "
-                 "RETURN a.key, a.name, b.key, b.name, " + ", ".join(f"r.{p}" for p in props))  # fmt: skip
-        for head, head_name, tail, tail_name, *values in run(query, {"keys": keys}):
+        ask = "RETURN a.key, a.name, b.key, b.name, " + ", ".join(f"r.{p}" for p in props)
+        # either end shown; UNWIND looks each key up ("IN $keys" would test every edge against the list)
+        rows = run(f"UNWIND $keys AS k MATCH (a:Concept {{key: k}})-[r:{rel}]->(b:Concept) {ask}", {"keys": keys})
+        rows += run(f"UNWIND $keys AS k MATCH (a:Concept)-[r:{rel}]->(b:Concept {{key: k}}) {ask}", {"keys": keys})
+        for head, head_name, tail, tail_name, *values in rows:
             for key, name in ((head, head_name), (tail, tail_name)):
                 if concept_node(key) not in G:
                     G.add_node(concept_node(key), kind="Concept", key=key, name=name)

@@ -21,7 +21,7 @@ from kg.build.graph import concept_node, paper_node
 from kg.records import RELATION_TYPES
 from kg.store.schema import NODE_TABLES, REL_TABLES
 from kg.viz.html import PANEL_PAPERS
-from kg.viz.views import concept_map, full_view
+from kg.viz.views import concept_map
 
 #: ``run(query, params)`` -> rows: a query function of either store.
 Run = Callable[[str, dict[str, Any]], list[list[Any]]]
@@ -48,6 +48,8 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
     papers: set[str] = set()
     concepts: set[str] = set()
     out = PageGraph(G)
+    scores: dict[str, float] = {}
+    total = 0
     if "graph" in views:
         ranked = [
             (-(n or 0), paper_node(k))
@@ -62,7 +64,7 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
         papers |= {n.removeprefix("paper:") for _, n in top if n.startswith("paper:")}
         concepts |= {n.removeprefix("concept:") for _, n in top if n.startswith("concept:")}
         total = sum(run(f"MATCH (n:{label}) RETURN count(n)", {})[0][0] for label in NODE_TABLES)
-        out.views["graph"] = (nx.Graph(), {n: -s for s, n in top}, total)
+        scores = {n: float(-s) for s, n in top}
     cooccurs: list[list[Any]] = []
     if "concepts" in views:
         cooccurs = run("MATCH (a:Concept)-[r:CO_OCCURS]->(b:Concept) RETURN a.key, b.key, r.weight", {})
@@ -80,8 +82,12 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
     for a, b, w in cooccurs:
         G.add_edge(concept_node(a), concept_node(b), rel="CO_OCCURS", weight=w)
     if "graph" in views:
-        H, score, total = out.views["graph"]
-        out.views["graph"] = (full_view(G).subgraph(score).copy(), score, total)
+        # the shown nodes and the MENTIONS among them: full_view(G) restricted to them
+        shown = nx.Graph(communities=G.graph.get("communities", {}))
+        shown.add_nodes_from((n, G.nodes[n]) for n in scores)
+        shown.add_edges_from((u, v, d) for u in scores for v, d in G.succ[u].items()
+                             if v in scores and d.get("rel") == "MENTIONS")  # fmt: skip
+        out.views["graph"] = (shown, scores, total)
     if "concepts" in views:
         H = concept_map(G)
         out.views["concepts"] = (H, None, H.number_of_nodes())
@@ -104,16 +110,16 @@ def _add_stated(run: Run, G: nx.DiGraph, concepts: set[str]) -> None:
     """The relations sentences state about the shown concepts (their panels list them)."""
     keys = sorted(concepts)
     for rel in RELATION_TYPES:
-        props = [p for p, _ in REL_TABLES[rel][2]]
-        ask = "RETURN a.key, a.name, b.key, b.name, " + ", ".join(f"r.{p}" for p in props)
+        # what a panel and an edge show of it (the paper lists stay in the store)
+        ask = "RETURN a.key, a.name, b.key, b.name, r.n_papers, r.sentence"
         # either end shown; UNWIND looks each key up ("IN $keys" would test every edge against the list)
         rows = run(f"UNWIND $keys AS k MATCH (a:Concept {{key: k}})-[r:{rel}]->(b:Concept) {ask}", {"keys": keys})
         rows += run(f"UNWIND $keys AS k MATCH (a:Concept)-[r:{rel}]->(b:Concept {{key: k}}) {ask}", {"keys": keys})
-        for head, head_name, tail, tail_name, *values in rows:
+        for head, head_name, tail, tail_name, n_papers, sentence in rows:
             for key, name in ((head, head_name), (tail, tail_name)):
                 if concept_node(key) not in G:
                     G.add_node(concept_node(key), kind="Concept", key=key, name=name)
-            G.add_edge(concept_node(head), concept_node(tail), rel=rel, **dict(zip(props, values, strict=True)))
+            G.add_edge(concept_node(head), concept_node(tail), rel=rel, n_papers=n_papers, sentence=sentence)
 
 
 def _add_mentions(run: Run, G: nx.DiGraph, papers: set[str], concepts: set[str]) -> None:

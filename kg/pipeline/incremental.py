@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 STATE_FILE = "run.json"
 #: Changes whenever what the state holds or how it is computed (the digests) changes.
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -65,9 +65,10 @@ def state_folder(store: Path) -> Path:
 
 def digest(paper: Paper) -> str:
     """A digest of everything a paper contributes to the graph."""
-    fields = [paper.id, paper.title, paper.abstract, paper.year, paper.authors, paper.venue, paper.extra]
-    text = json.dumps(fields, ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha1(text.encode()).hexdigest()
+    extra = json.dumps(paper.extra, ensure_ascii=False, sort_keys=True, default=str) if paper.extra else ""
+    fields = [paper.id, paper.title, paper.abstract, repr(paper.year), "\x1e".join(paper.authors),
+              repr(paper.venue), extra]  # fmt: skip
+    return hashlib.sha1("\x1f".join(fields).encode()).hexdigest()
 
 
 def fingerprint(spec: PipelineSpec, namespace: str) -> str:

@@ -132,3 +132,15 @@ def test_an_update_that_fails_changes_nothing_and_the_next_run_rebuilds(tmp_path
     assert rerun.update["mode"] == "full" and "no finished earlier run" in rerun.update["reason"]
     assert rerun.cache == {"hits": 45, "extracted": 0}
     assert sum(1 for _, kind in read_embedded(out / "kg.lbug").nodes(data="kind") if kind == "Paper") == 45
+
+
+def test_pages_are_written_side_by_side_and_failures_surface():
+    from kg.pipeline.run import _side_by_side
+
+    assert _side_by_side([lambda: 1, lambda: 2, lambda: 3]) == [1, 2, 3]
+
+    def broken():
+        raise ValueError("no room for the page")
+
+    with pytest.raises(ValueError, match="no room"):
+        _side_by_side([lambda: 1, broken])

@@ -9,7 +9,7 @@ import platform
 import resource
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -281,23 +281,60 @@ def visualise_stage(run: _Run) -> int | None:
 
 
 def _visualise_stored(run: _Run, store: Path, html: Path) -> int:
-    """The same pages, drawn from what the store holds for them (kg.viz.stored), not a whole graph."""
+    """The same pages, drawn from what the store holds for them (kg.viz.stored), not a whole graph.
+
+    The pages are written side by side, one process each (forked: the graph is shared, not copied).
+    """
     spec = run.spec
     views = ["graph", *(v for v in spec.viz.views if v == "concepts")]
     with reader(store) as query:
         pages = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes, views=views)
     H, score, total = pages.views["graph"]
-    shown = write_html(H, html, G=pages.G, title=spec.viz.title, max_nodes=spec.viz.max_nodes, score=score,
-                       total=total).nodes  # fmt: skip
+    first = partial(write_html, H, html, G=pages.G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
+                    score=score, total=total)  # fmt: skip
+    jobs: list[Callable[[], Any]] = [first]
     run.report.outputs["html"] = str(html)
     G = read_embedded(store) if "papers" in spec.viz.views else pages.G  # the paper map needs every link
     for name in spec.viz.views:
         page = html.with_name(f"{name}.html")
         H = pages.views["concepts"][0] if name == "concepts" else paper_map(G)
-        shown += write_html(H, page, G=G if name == "papers" else pages.G, title=f"{spec.viz.title}: {name}",
-                            colour_by="community", max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+        title = f"{spec.viz.title}: {name}"
+        jobs.append(partial(write_html, H, page, G=G if name == "papers" else pages.G, title=title,
+                            colour_by="community", max_nodes=spec.viz.max_nodes))  # fmt: skip
         run.report.outputs[f"html_{name}"] = str(page)
-    return shown
+    return sum(r.nodes for r in _side_by_side(jobs))
+
+
+def _side_by_side(jobs: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Run ``jobs`` at once: the first here, the others in forked processes (in turn where fork is missing)."""
+    import multiprocessing
+    import pickle
+
+    if len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [job() for job in jobs]
+    ctx = multiprocessing.get_context("fork")
+    pipes, procs = [], []
+    for job in jobs[1:]:
+        recv, send = ctx.Pipe(duplex=False)
+
+        def child(job: Callable[[], Any] = job, send: Any = send) -> None:
+            try:
+                send.send_bytes(pickle.dumps((True, job())))
+            except BaseException as exc:  # the parent raises it
+                send.send_bytes(pickle.dumps((False, exc)))
+
+        proc = ctx.Process(target=child, daemon=True)
+        proc.start()
+        pipes.append(recv)
+        procs.append(proc)
+    results = [jobs[0]()]
+    for recv, proc in zip(pipes, procs, strict=True):
+        ok, value = pickle.loads(recv.recv_bytes())
+        proc.join()
+        if not ok:
+            raise value
+        results.append(value)
+    return results
 
 
 def report_stage(run: _Run) -> int | None:

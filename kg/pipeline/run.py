@@ -283,26 +283,31 @@ def visualise_stage(run: _Run) -> int | None:
 def _visualise_stored(run: _Run, store: Path, html: Path) -> int:
     """The same pages, drawn from what the store holds for them (kg.viz.stored), not a whole graph.
 
-    The pages are written side by side, one process each (forked: the graph is shared, not copied).
+    Each page is read and written in a process of its own (forked), side by side.
     """
     spec = run.spec
-    views = ["graph", *(v for v in spec.viz.views if v == "concepts")]
-    with reader(store) as query:
-        pages = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes, views=views)
-    H, score, total = pages.views["graph"]
-    first = partial(write_html, H, html, G=pages.G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
-                    score=score, total=total)  # fmt: skip
-    jobs: list[Callable[[], Any]] = [first]
     run.report.outputs["html"] = str(html)
-    G = read_embedded(store) if "papers" in spec.viz.views else pages.G  # the paper map needs every link
+    jobs = [partial(_stored_page, store, "graph", html, spec)]
     for name in spec.viz.views:
         page = html.with_name(f"{name}.html")
-        H = pages.views["concepts"][0] if name == "concepts" else paper_map(G)
-        title = f"{spec.viz.title}: {name}"
-        jobs.append(partial(write_html, H, page, G=G if name == "papers" else pages.G, title=title,
-                            colour_by="community", max_nodes=spec.viz.max_nodes))  # fmt: skip
+        jobs.append(partial(_stored_page, store, name, page, spec))
         run.report.outputs[f"html_{name}"] = str(page)
-    return sum(r.nodes for r in _side_by_side(jobs))
+    return sum(_side_by_side(jobs))
+
+
+def _stored_page(store: Path, view: str, page: Path, spec: PipelineSpec) -> int:
+    if view == "papers":  # the paper map needs every link
+        G = read_embedded(store)
+        return write_html(paper_map(G), page, G=G, title=f"{spec.viz.title}: {view}", colour_by="community",
+                          max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+    with reader(store) as query:
+        pages = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes, views=[view])
+    H, score, total = pages.views[view]
+    if view == "graph":
+        return write_html(H, page, G=pages.G, title=spec.viz.title, max_nodes=spec.viz.max_nodes, score=score,
+                          total=total).nodes  # fmt: skip
+    return write_html(H, page, G=pages.G, title=f"{spec.viz.title}: {view}", colour_by="community",
+                      max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
 
 
 def _side_by_side(jobs: Sequence[Callable[[], Any]]) -> list[Any]:

@@ -30,7 +30,6 @@ from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import dedupe_papers
 from kg.records import Extraction, Paper
-from kg.report import write_report
 from kg.store import read_embedded, reader, update_embedded, write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
 from kg.viz.stored import page_graph
@@ -353,6 +352,8 @@ def report_stage(run: _Run) -> int | None:
     if out.html:
         pages.update({name: out.html.with_name(f"{name}.html") for name in run.spec.viz.views})
     links = {f"{name} view": os.path.relpath(page, html.parent) for name, page in pages.items()}
+    from kg.report import write_report  # matplotlib: imported by the runs that draw a report
+
     write_report(run.G, run.analytics, run.report.to_dict(), html, md, links=links)
     run.report.outputs["report_html"] = str(html)
     run.report.outputs["report_md"] = str(md)

@@ -150,3 +150,17 @@ def neo4j(neo4j_server):
 
     query_neo4j(neo4j_server, "MATCH (n) DETACH DELETE n", write=True)
     return neo4j_server
+
+
+def with_entities(nlp, text, ents, *, disable):
+    """``text`` through ``nlp`` (less ``disable``) with the NER's entities given by hand: (label, phrase)."""
+    import re
+
+    doc = nlp(text, disable=disable)
+    spans = []
+    for label, phrase in ents:
+        found = re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)
+        assert found, phrase
+        spans.append(doc.char_span(found.start(), found.end(), label=label))
+    doc.ents = spans
+    return doc

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 
 from kg.extract import extract, mentions
 from kg.records import RELATION_TYPES, Paper
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, with_entities
 
 BTM = (
     "We propose Branch-Train-Merge (BTM), a communication-efficient algorithm for embarrassingly parallel "
@@ -53,13 +52,7 @@ def test_contract_offsets_types_roles(nlp, sample_run):
 
 def _annotated(nlp, text, ents):
     """Run kg's own components on ``text`` with the NER's entities given by hand (label, phrase)."""
-    doc = nlp(text, disable=["tok2vec", "ner", "sentencizer", "kg_concepts", "kg_roles"])
-    spans = []
-    for label, phrase in ents:
-        found = re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)
-        assert found, phrase
-        spans.append(doc.char_span(found.start(), found.end(), label=label))
-    doc.ents = spans
+    doc = with_entities(nlp, text, ents, disable=["tok2vec", "ner", "sentencizer", "kg_concepts", "kg_roles"])
     for name in ("sentencizer", "kg_concepts", "kg_roles"):
         doc = nlp.get_pipe(name)(doc)
     return {m.text: m for m in mentions(doc)}

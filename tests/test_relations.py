@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from kg.extract import extract
 from kg.extract.pipeline import relations
 from kg.records import Paper
+from tests.conftest import with_entities
 
 
 def _relations(nlp, text, ents):
     """kg's relations in ``text`` with the NER's entities given by hand (label, phrase)."""
-    doc = nlp(text, disable=[name for name in nlp.pipe_names if name != "sentencizer"])
-    spans = []
-    for label, phrase in ents:
-        found = re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text)
-        assert found, phrase
-        spans.append(doc.char_span(found.start(), found.end(), label=label))
-    doc.ents = spans
+    doc = with_entities(nlp, text, ents, disable=[name for name in nlp.pipe_names if name != "sentencizer"])
     for name in ("kg_concepts", "kg_roles", "kg_relations"):
         doc = nlp.get_pipe(name)(doc)
     return sorted((r.head_text, r.type, r.tail_text) for r in relations(doc))

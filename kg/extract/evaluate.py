@@ -167,27 +167,36 @@ def score_relations(gold: Iterable[GoldDoc], predicted: dict[str, list[Relation]
     return counts
 
 
-def relations_on_gold_entities(gold: Iterable[GoldDoc], nlp: Any) -> dict[str, list[Relation]]:
-    """Run kg's relation component on the gold concept spans (``CONCEPT_LABELS``) of each doc."""
+def gold_concept_spans(doc: Any, g: GoldDoc) -> tuple[list[Any], list[tuple[int, int]]]:
+    """The gold spans kg makes concepts of (``CONCEPT_LABELS``), as spans of ``doc``, and their gold offsets.
+
+    A span is widened to whole tokens; its ``id_`` is the lower-cased gold text.
+    """
     from spacy.tokens import Span
 
+    spans, where = [], []
+    for s in g.spans:
+        if s.label not in CONCEPT_LABELS:
+            continue
+        tok = doc.char_span(s.start, s.end, alignment_mode="expand")
+        if tok is None:
+            continue
+        span = Span(doc, tok.start, tok.end, label=CONCEPT_LABELS[s.label])
+        span.id_ = g.text[s.start : s.end].lower()
+        spans.append(span)
+        where.append((s.start, s.end))
+    return spans, where
+
+
+def relations_on_gold_entities(gold: Iterable[GoldDoc], nlp: Any) -> dict[str, list[Relation]]:
+    """Run kg's relation component on the gold concept spans (``CONCEPT_LABELS``) of each doc."""
     from kg.extract.components import SPANS_KEY
     from kg.extract.pipeline import relations
 
     out: dict[str, list[Relation]] = {}
     for g in gold:
         doc = nlp.make_doc(g.text)
-        spans, where = [], []
-        for s in g.spans:
-            if s.label not in CONCEPT_LABELS:
-                continue
-            span = doc.char_span(s.start, s.end, alignment_mode="expand")
-            if span is None:
-                continue
-            concept = Span(doc, span.start, span.end, label=CONCEPT_LABELS[s.label])
-            concept.id_ = g.text[s.start : s.end].lower()
-            spans.append(concept)
-            where.append((s.start, s.end))
+        spans, where = gold_concept_spans(doc, g)
         doc.spans[SPANS_KEY] = spans
         for name in ("sentencizer", "kg_relations"):
             doc = nlp.get_pipe(name)(doc)

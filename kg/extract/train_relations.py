@@ -25,7 +25,7 @@ import numpy as np
 from scipy import optimize, sparse
 
 from kg.config import relations_model_dir
-from kg.extract.evaluate import CONCEPT_LABELS, GOLD_RELATION, score_relations
+from kg.extract.evaluate import GOLD_RELATION, gold_concept_spans, score_relations
 from kg.extract.relations import (
     NONE,
     RelationModel,
@@ -68,23 +68,12 @@ class Pair:
 
 def make_pairs(gold: list[GoldDoc], nlp, *, max_gap: int) -> list[Pair]:
     """Candidate pairs over the gold concept spans of each doc, as ``kg_relations`` forms them."""
-    from spacy.tokens import Span
 
     rules = load_rules()
     out = []
     for n, g in enumerate(gold):
         doc = nlp.get_pipe("sentencizer")(nlp.make_doc(g.text))
-        spans, where = [], []
-        for s in g.spans:
-            if s.label not in CONCEPT_LABELS:
-                continue
-            tok = doc.char_span(s.start, s.end, alignment_mode="expand")
-            if tok is None:
-                continue
-            span = Span(doc, tok.start, tok.end, label=CONCEPT_LABELS[s.label])
-            span.id_ = g.text[s.start : s.end].lower()
-            spans.append(span)
-            where.append((s.start, s.end))
+        spans, where = gold_concept_spans(doc, g)
         gold_rel = {
             ((r.head.start, r.head.end), (r.tail.start, r.tail.end)): r.label
             for r in g.relations

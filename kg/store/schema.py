@@ -72,7 +72,7 @@ _KEY = {"Paper": "id", "Concept": "key"}
 #: Written by the analyse stage (kg.analyse.annotate); a graph without them reads back without them.
 ANALYTICS = frozenset({"community", "pagerank", "degree", "betweenness", "first_year", "yearly", "trend", "bridge"})
 #: Relationship property in the stores -> edge attribute in networkx.
-_EDGE_ATTR = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
+EDGE_ATTR = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
 
 
 def node_rows(G: nx.DiGraph, label: str) -> Iterator[dict[str, Any]]:
@@ -113,7 +113,7 @@ def rel_rows(G: nx.DiGraph, rel: str) -> Iterator[dict[str, Any]]:
             "to": G.nodes[v][_KEY[dst]],
         }
         for p, _ in props:
-            row[p] = data.get(_EDGE_ATTR.get(p, p))
+            row[p] = data.get(EDGE_ATTR.get(p, p))
         yield row
 
 
@@ -143,7 +143,7 @@ def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
         q = f"MATCH (a:{src})-[r:{rel}]->(b:{dst}) RETURN a.{_KEY[src]}, b.{_KEY[dst]}, {cols}"
         for row in run(q):
             attrs = {
-                _EDGE_ATTR.get(p, p): [] if v is None and t == "STRING[]" else v
+                EDGE_ATTR.get(p, p): [] if v is None and t == "STRING[]" else v
                 for (p, t), v in zip(rprops, row[2:], strict=True)
             }
             G.add_edge(node_id[src](row[0]), node_id[dst](row[1]), rel=rel, **attrs)

@@ -19,7 +19,7 @@ import networkx as nx
 
 from kg.build.graph import concept_node, paper_node
 from kg.records import RELATION_TYPES
-from kg.store.schema import NODE_TABLES, REL_TABLES
+from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES
 from kg.viz.html import PANEL_PAPERS
 from kg.viz.views import concept_map
 
@@ -125,7 +125,7 @@ def _add_stated(run: Run, G: nx.DiGraph, concepts: set[str]) -> None:
 def _add_mentions(run: Run, G: nx.DiGraph, papers: set[str], concepts: set[str]) -> None:
     """The MENTIONS edges of the shown papers and concepts, with the far ends their panels name."""
     props = [p for p, _ in REL_TABLES["MENTIONS"][2]]
-    attrs = [{"start_char": "start", "end_char": "end", "n_mentions": "count"}.get(p, p) for p in props]
+    attrs = [EDGE_ATTR.get(p, p) for p in props]
     rel = ", ".join(f"m.{p}" for p in props)
     # (IN, not UNWIND: LadybugDB plans this one ten times faster)
     rows = run("MATCH (p:Paper)-[m:MENTIONS]->(c:Concept) WHERE p.id IN $keys "

@@ -177,8 +177,7 @@ def build_stage(run: _Run) -> int:
     if run.update:
         return _build_update(run, run.update)
     run.B = build_graph(run.papers, run.extractions)
-    kinds = Counter(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
-    run.report.concepts = dict(sorted(kinds.items()))
+    run.report.concepts = incremental.count(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
     return len(run.papers)
 
 
@@ -201,8 +200,8 @@ def link_stage(run: _Run) -> int:
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
     run.G = knowledge_graph(run.B, P, C)
     run.report.graph = {
-        "nodes": dict(sorted(Counter(d["kind"] for _, d in run.G.nodes(data=True)).items())),
-        "edges": dict(sorted(Counter(d["rel"] for _, _, d in run.G.edges(data=True)).items())),
+        "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
+        "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),
     }
     return len(run.papers)
 

@@ -100,6 +100,15 @@ def test_undecodable_bytes_reject_that_record_only(tmp_path):
     assert "\\xe9" in items[1].raw  # the bad bytes are kept, escaped
 
 
+def test_undecodable_text_escaped_in_json_is_rejected_too(tmp_path):
+    # A JSON escape of an undecodable byte ("\udcff") makes the same lone surrogate as a raw one.
+    escaped = '{"id": "p2", "title": "Caf\\udcff", "abstract": "Parsing of Korean sentences is hard."}'
+    path = _jsonl(tmp_path, [escaped, json.dumps({"id": "p3", "abstract": GOOD, "title": "Emoji \U0001f600"})])
+    first, second = read_records(path)
+    assert isinstance(first, Reject) and first.reason == "undecodable text in field 'title' (not valid UTF-8)"
+    assert isinstance(second, Paper)  # a valid surrogate pair is fine
+
+
 def test_malformed_json_and_non_objects(tmp_path):
     path = _jsonl(tmp_path, ['{"id": "p1", "abstract": ', "[1, 2]", json.dumps({"id": "p3", "abstract": GOOD})])
     items = list(read_records(path))

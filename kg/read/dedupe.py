@@ -74,8 +74,8 @@ def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_C
     Returns
     -------
     Deduped
-        ``papers``: the kept ones in input order, each a copy that gained the fields it lacked
-        and lists the ids merged into it in ``extra["merged_ids"]``; ``merged``: one
+        ``papers``: the kept ones in input order; one that others merged into is a copy that
+        gained the fields it lacked and lists their ids in ``extra["merged_ids"]``; ``merged``: one
         :class:`Merged` per duplicate, so that ``len(papers) + len(merged)`` is the input count.
 
     >>> a = Paper("bib:vaswani", "Attention Is All You Need", "We propose the Transformer.", year=2017)
@@ -89,6 +89,7 @@ def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_C
     """
     result = Deduped()
     index: dict[tuple[str, str], int] = {}
+    copied: set[int] = set()  # positions holding a copy (made when the first duplicate merges in)
     for paper in papers:
         keys = _keys(paper, min_title_chars)
         target = next(
@@ -101,9 +102,13 @@ def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_C
         )
         if target is None:
             position = len(result.papers)
-            result.papers.append(dataclasses.replace(paper, authors=list(paper.authors), extra=dict(paper.extra)))
+            result.papers.append(paper)
         else:
             position, (key, value) = target
+            if position not in copied:
+                kept = result.papers[position]
+                result.papers[position] = dataclasses.replace(kept, authors=list(kept.authors), extra=dict(kept.extra))
+                copied.add(position)
             kept = result.papers[position]
             _absorb(kept, paper)
             result.merged.append(Merged(id=paper.id, into=kept.id, key=key, value=value))

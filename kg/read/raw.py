@@ -12,7 +12,8 @@ class RawRecord:
 
     ``fields`` uses kg's field names (``id``, ``title``, ``abstract``, ``year``, ``authors``,
     ``venue``, extras); it is ``None`` when the entry cannot be read, and then ``error`` says why
-    in a sentence and ``error_kind`` names the problem in a few stable words. ``id`` is the entry's
+    in a sentence and ``error_kind`` names the problem in a few stable words. ``raw`` is the
+    entry's text as read, which the fields come from. ``id`` is the entry's
     id when a broken entry still shows one, so that its reject can name it.
 
     >>> RawRecord("refs.bib", 12, None, "@article{x,", "malformed BibTeX entry", "malformed BibTeX", id="x").id

@@ -45,7 +45,7 @@ class Validator:
         rid = _text(fields.get("id"))
         if not rid:
             return self._reject(rec, None, "missing id")
-        for name, value in fields.items():
+        for name, value in fields.items() if _may_have_surrogates(rec.raw) else ():
             if _has_surrogates(value):
                 return self._reject(
                     rec, rid, "undecodable text", f"undecodable text in field {name!r} (not valid UTF-8)"
@@ -124,6 +124,14 @@ def _authors(value: Any) -> list[str]:
     if isinstance(value, list):
         return [str(a).strip() for a in value if str(a).strip()]
     return [str(value)]
+
+
+def _may_have_surrogates(raw: str) -> bool:
+    """Whether fields read from ``raw`` may hold undecodable bytes: it has one, or a JSON escape of one.
+
+    (Fields come from their entry's text; a record without that text has all its fields checked.)
+    """
+    return not raw or "\\ud" in raw or "\\uD" in raw or (not raw.isascii() and bool(_SURROGATE.search(raw)))
 
 
 def _has_surrogates(value: Any) -> bool:

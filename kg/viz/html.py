@@ -154,7 +154,7 @@ def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     placed: dict[Any, tuple[float, float]] = {}
     if not parts:
         return placed
-    layouts = [_part_layout(H.subgraph(c), seed=seed) for c in parts]
+    layouts = [_part_layout(H.subgraph(c).copy(), seed=seed) for c in parts]  # copies: degrees in O(1)
     boxes = [_box(pos) for pos in layouts]
     row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
     x = y = row_height = 0.0

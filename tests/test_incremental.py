@@ -46,7 +46,7 @@ def grown(tmp_path_factory):
 def test_new_papers_are_added_not_rebuilt(grown):
     first, second, fresh, _, _ = grown
     assert first.update["mode"] == "full" and fresh.update["mode"] == "full"
-    assert second.update == {"mode": "incremental", "reason": "", "papers_added": 50}
+    assert second.update == {"mode": "incremental", "reason": "", "papers_added": 50, "sources_not_read": 0}
     assert second.cache == {"hits": 0, "extracted": 50}
     assert "analyse" not in second.stages and "report" not in second.stages
     # the counts of the run report add up to those of a fresh run on all the papers
@@ -89,6 +89,49 @@ def test_pages_of_an_update_are_drawn_from_the_store(grown, tmp_path):
     write_html(full_view(G), tmp_path / "graph.html", G=G, title="kg knowledge graph", max_nodes=2000)
     assert (out / "graph.html").read_text(encoding="utf-8") == (tmp_path / "graph.html").read_text(encoding="utf-8")
     assert (out / "concepts.html").stat().st_mtime >= (out / "kg.lbug").stat().st_mtime
+
+
+def _sources_pipeline(tmp_path, name, sources):
+    out = tmp_path / f"out-{name}"
+    text = f'name = "{name}"\n' + "".join(f'[[sources]]\npath = "{s}"\n' for s in sources) + "[outputs]\n" + "".join(
+        f'{k} = "{out / v}"\n' for k, v in
+        {"store": "kg.lbug", "html": "graph.html", "mentions": "m.jsonl", "rejects": "r.jsonl", "report": "report.json",
+         "cache": "cache.sqlite"}.items()
+    )  # fmt: skip
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path, out
+
+
+def test_sources_read_before_are_not_read_again(tmp_path):
+    """A new file of papers: the unchanged one is not parsed again, and nothing differs from a fresh run."""
+    grow = [*ON, "update.refresh=1"]
+    twin = {**json.loads(LINES[1]), "id": "twin-of-1"}  # the same title: merged into it
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    old.write_text("".join([*LINES[:40], "{not json\n", json.dumps(twin) + "\n", '{"id": "x", "title": "t"}\n']))
+    new.write_text("".join(LINES[40:50]), encoding="utf-8")
+    path, out = _sources_pipeline(tmp_path, "grow", [old])
+    run_pipeline(load_pipeline_file(path, grow))
+    path, out = _sources_pipeline(tmp_path, "grow", [old, new])
+    second = run_pipeline(load_pipeline_file(path, grow))
+    fresh_path, fresh_out = _sources_pipeline(tmp_path, "fresh", [old, new])
+    fresh = run_pipeline(load_pipeline_file(fresh_path, grow))
+    assert second.update == {"mode": "incremental", "reason": "", "papers_added": 10, "sources_not_read": 1}
+    assert second.records == fresh.records and second.records["rejected_by_reason"] == {
+        "malformed JSON": 1, "merged duplicate": 1, "missing abstract": 1}  # fmt: skip
+    assert (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
+    assert second.mentions == fresh.mentions and second.graph["nodes"] == fresh.graph["nodes"]
+
+    # a paper already read, in a new file: every file is read again, as a fresh run would
+    again = tmp_path / "again.jsonl"
+    again.write_text(LINES[5] + LINES[50], encoding="utf-8")
+    path, out = _sources_pipeline(tmp_path, "grow", [old, new, again])
+    third = run_pipeline(load_pipeline_file(path, grow))
+    fresh_path, fresh_out = _sources_pipeline(tmp_path, "fresh", [old, new, again])
+    fresh = run_pipeline(load_pipeline_file(fresh_path, grow))
+    assert third.update["sources_not_read"] == 0 and third.records == fresh.records
+    assert third.records["rejected_by_reason"]["duplicate id"] == 1
+    assert (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
 
 
 def test_a_changed_paper_or_model_means_a_full_run(tmp_path):

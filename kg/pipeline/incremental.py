@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import shutil
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,111 @@ from kg.store.schema import RELATION_PROPS, node_rows, rel_rows
 log = logging.getLogger(__name__)
 
 STATE_FILE = "run.json"
+SOURCES_FILE = "sources.json"
+REJECTS_FILE = "rejects.jsonl"
 #: Changes whenever what the state holds or how it is computed (the digests) changes.
-STATE_VERSION = 2
+STATE_VERSION = 3
+
+
+@dataclass
+class SourceRead:
+    """What a run read from one source file: the file's size and digest, and its records."""
+
+    path: str
+    format: str
+    size: int
+    sha256: str
+    read: int = 0
+    #: Rejected records by reason, the ones merged into another paper included.
+    rejected: dict[str, int] = field(default_factory=dict)
+    #: Ids of the papers read (kept, or merged into another), in order.
+    ids: list[str] = field(default_factory=list)
+    kept: int = 0
+
+    @classmethod
+    def of(cls, path: Path, fmt: str) -> SourceRead:
+        sha = hashlib.sha256()
+        with path.open("rb") as fh:
+            while block := fh.read(1 << 20):
+                sha.update(block)
+        return cls(str(path), fmt, path.stat().st_size, sha.hexdigest())
+
+    def same_file(self, other: SourceRead) -> bool:
+        return (self.path, self.format, self.size, self.sha256) == (other.path, other.format, other.size, other.sha256)
+
+
+@dataclass
+class Unchanged:
+    """The leading sources of a run that the last run read, unchanged: they need not be read again.
+
+    Their papers are those the last run stored, and their rejects the lines it wrote for them.
+    """
+
+    sources: list[SourceRead]
+    #: Paper id -> digest (:func:`digest`), of the papers they keep.
+    digests: dict[str, str]
+    #: Ids and duplicate keys (:func:`dedupe_key`) of every paper the last run read.
+    ids: set[str]
+    keys: set[str]
+    rejects: list[str]
+
+    @property
+    def kept(self) -> int:
+        return sum(s.kept for s in self.sources)
+
+    def clash(self, papers: list[Paper], keys: Iterable[tuple[str, str]]) -> str | None:
+        """Why ``papers`` (read from the other sources, with their duplicate ``keys``) need the unchanged ones read."""
+        if same := next((p.id for p in papers if p.id in self.ids), None):
+            return f"paper {same} has the id of a paper read before"
+        if any(dedupe_key(k) in self.keys for k in keys):
+            return "a new paper may be a duplicate of one read before"
+        return None
+
+
+def dedupe_key(key: tuple[str, str]) -> str:
+    """A short stable digest of one duplicate key (DOI, arXiv id or title) of a paper."""
+    return hashlib.blake2b("\x1f".join(key).encode(), digest_size=8).hexdigest()
+
+
+def read_fingerprint(spec: PipelineSpec) -> str:
+    """What must not change for a source file read before to read the same: the read settings."""
+    from kg import __version__
+
+    settings = json.dumps([STATE_VERSION, __version__, spec.read.model_dump(mode="json")], sort_keys=True)
+    return hashlib.sha256(settings.encode()).hexdigest()[:16]
+
+
+def unchanged_sources(spec: PipelineSpec) -> Unchanged | None:
+    """The sources this run starts with that the last run read, if they are unchanged; else ``None``."""
+    if not spec.update.incremental or spec.outputs.store is None:
+        return None
+    folder = state_folder(spec.outputs.store)
+    try:
+        json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))  # the last run finished
+        saved = json.loads((folder / SOURCES_FILE).read_text(encoding="utf-8"))
+        stored: dict[str, str] = json.loads((folder / "papers.json").read_text(encoding="utf-8"))
+        lines = (folder / REJECTS_FILE).read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, ValueError):
+        return None
+    if saved.get("fingerprint") != read_fingerprint(spec):
+        return None
+    same: list[SourceRead] = []
+    for src, old in zip(spec.sources, (SourceRead(**s) for s in saved["sources"]), strict=False):
+        if not Path(src.path).is_file() or not SourceRead.of(Path(src.path), src.format).same_file(old):
+            break
+        same.append(old)
+    if not same:
+        return None
+    ids = {i for s in same for i in s.ids}
+    paths = {s.path for s in same}
+    rejects = []
+    for line in lines:
+        entry = json.loads(line)
+        if entry.get("source") in paths or (entry.get("source") is None and entry.get("id") in ids):
+            rejects.append(line)
+    digests = {i: stored[i] for i in ids if i in stored}
+    every = {i for s in saved["sources"] for i in s["ids"]}
+    return Unchanged(same, digests, every, set(saved["keys"]), rejects)
 
 
 @dataclass
@@ -78,8 +182,13 @@ def fingerprint(spec: PipelineSpec, namespace: str) -> str:
     return hashlib.sha256(settings.encode()).hexdigest()[:16]
 
 
-def plan(spec: PipelineSpec, papers: list[Paper], namespace: str) -> tuple[Update | None, str]:
-    """The update of the stored graph this run can make, or ``None`` and why it rebuilds."""
+def plan(
+    spec: PipelineSpec, papers: list[Paper], namespace: str, unchanged: Unchanged | None = None
+) -> tuple[Update | None, str]:
+    """The update of the stored graph this run can make, or ``None`` and why it rebuilds.
+
+    ``papers`` are the papers read; those of the ``unchanged`` sources, not read again, count too.
+    """
     if not spec.update.incremental:
         return None, "incremental updates are off (update.incremental)"
     store = spec.outputs.store
@@ -98,7 +207,7 @@ def plan(spec: PipelineSpec, papers: list[Paper], namespace: str) -> tuple[Updat
     if mentions and (state.get("mentions") != str(mentions) or not mentions.exists()):
         return None, f"the mentions file {mentions} is not the last run's"
     stored: dict[str, str] = json.loads((folder / "papers.json").read_text(encoding="utf-8"))
-    digests = {p.id: digest(p) for p in papers}
+    digests = {**(unchanged.digests if unchanged else {}), **{p.id: digest(p) for p in papers}}
     if gone := stored.keys() - digests.keys():
         return None, f"{len(gone)} papers of the last run are gone (e.g. {min(gone)})"
     if changed := sorted(i for i, d in stored.items() if digests[i] != d):
@@ -221,11 +330,19 @@ def forget(store: Path) -> None:
 
 
 def save(store: Path, *, fingerprint: str, digests: dict[str, str], index: LinkIndex, counts: dict[str, Any],
-         added: int, full_papers: int, mentions: Path | None) -> None:  # fmt: skip
-    """Write the state of a run whose store is complete; the state file goes last."""
+         added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead], keys: set[str],
+         read_fingerprint: str, rejects: Path) -> None:  # fmt: skip
+    """Write the state of a run whose store is complete; the state file goes last.
+
+    ``sources`` and ``keys`` (the :func:`dedupe_key` of every paper read) let the next run skip
+    the sources that did not change, and ``rejects`` is copied for their rejected records.
+    """
     folder = state_folder(store)
     index.save(folder)
     (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
+    shutil.copyfile(rejects, folder / REJECTS_FILE)
+    read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources], "keys": sorted(keys)}
+    (folder / SOURCES_FILE).write_text(json.dumps(read, ensure_ascii=False), encoding="utf-8")
     state = {"fingerprint": fingerprint, "counts": counts, "added": added, "full_papers": full_papers,
              "mentions": str(mentions) if mentions else None}  # fmt: skip
     tmp = folder / (STATE_FILE + ".tmp")

@@ -30,7 +30,7 @@ from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
-from kg.read.dedupe import dedupe_papers
+from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, Paper
 from kg.store import read_embedded, reader, update_embedded, write_embedded
 from kg.viz import concept_map, full_view, paper_map, write_html
@@ -80,6 +80,11 @@ class _Run:
     #: Set when this run adds papers to the stored graph instead of rebuilding it.
     update: Update | None = None
     fingerprint: str = ""
+    #: What was read from each source, and the duplicate keys of the papers (:mod:`kg.pipeline.incremental`).
+    sources: list[incremental.SourceRead] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)
+    #: The sources not read again, in an incremental run.
+    unchanged: incremental.Unchanged | None = None
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -116,26 +121,47 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     return report
 
 
-def read_stage(run: _Run) -> int:
-    """Records from every source; the rejects file gets every record that cannot be used."""
+def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
+    """Records from every source; the rejects file gets every record that cannot be used.
+
+    In an incremental run, the sources it starts with that the last run read and that did
+    not change are not read again (:func:`kg.pipeline.incremental.unchanged_sources`): their
+    papers are the stored ones, and their rejects are copied from the last run's.
+    """
     spec, out = run.spec, run.spec.outputs
-    rejects: Counter[str] = Counter()
-    read = 0
+    run.papers = []
+    unchanged = incremental.unchanged_sources(spec) if skip_unchanged else None
+    run.sources = list(unchanged.sources) if unchanged else []
     out.rejects.parent.mkdir(parents=True, exist_ok=True)
     validator = Validator(
         max_abstract_chars=spec.read.max_abstract_chars, min_abstract_chars=spec.read.min_abstract_chars
     )
     with out.rejects.open("w", encoding="utf-8") as rej, _gc_paused():
-        for src in spec.sources:
+        rej.writelines(unchanged.rejects if unchanged else [])
+        for src in spec.sources[len(run.sources) :]:
+            source = incremental.SourceRead.of(Path(src.path), src.format)
             papers, kinds = split_records(read_records(src.path, fmt=src.format, validator=validator), rej)
+            source.read = len(papers) + sum(kinds.values())
+            source.rejected, source.ids = dict(kinds), [p.id for p in papers]
+            run.sources.append(source)
             run.papers += papers
-            rejects.update(kinds)
-            read += len(papers) + sum(kinds.values())
-    if spec.read.dedupe:
-        run.papers = _merge_duplicates(run.papers, rejects, out.rejects)
+    deduped = dedupe_papers(run.papers) if spec.read.dedupe else Deduped(run.papers)
+    if unchanged and (why := unchanged.clash(run.papers, deduped.keys)):
+        log.info("reading every source again: %s", why)
+        return read_stage(run, skip_unchanged=False)
+    run.unchanged = unchanged
+    run.keys = {incremental.dedupe_key(k) for k in deduped.keys} | (unchanged.keys if unchanged else set())
+    run.papers = _merge_duplicates(run.papers, deduped, run.sources, out.rejects)
+    kept = {p.id for p in run.papers}
+    for source in run.sources[len(unchanged.sources) if unchanged else 0 :]:
+        source.kept = sum(1 for i in source.ids if i in kept)
+    rejects = Counter[str]()
+    for source in run.sources:
+        rejects.update(source.rejected)
+    read = sum(s.read for s in run.sources)
     run.report.records = {
         "read": read,
-        "kept": len(run.papers),
+        "kept": len(run.papers) + (unchanged.kept if unchanged else 0),
         "rejected": sum(rejects.values()),
         "rejected_by_reason": dict(sorted(rejects.items())),
     }
@@ -163,9 +189,13 @@ def extract_stage(run: _Run) -> int:
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
     ns = namespace(report.versions["model"], kg.__version__)
     run.fingerprint = incremental.fingerprint(spec, ns)
-    run.update, why = incremental.plan(spec, run.papers, ns)
+    run.update, why = incremental.plan(spec, run.papers, ns, run.unchanged)
+    if run.update is None and run.unchanged:
+        log.info("full run: reading the unchanged sources too")
+        read_stage(run, skip_unchanged=False)
     todo = run.update.new if run.update else run.papers
-    report.update = {"mode": "incremental" if run.update else "full", "reason": why, "papers_added": len(todo)}
+    report.update = {"mode": "incremental" if run.update else "full", "reason": why, "papers_added": len(todo),
+                     "sources_not_read": len(run.unchanged.sources) if run.unchanged else 0}  # fmt: skip
     if run.update:
         log.info("incremental run: adding %d new papers to the stored graph", len(todo))
     elif spec.update.incremental:
@@ -265,7 +295,9 @@ def store_stage(run: _Run) -> int | None:
     run.report.outputs["store"] = str(store)
     incremental.forget(store)
     counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph}
-    save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions)
+    save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions,
+                   sources=run.sources, keys=run.keys, read_fingerprint=incremental.read_fingerprint(spec),
+                   rejects=spec.outputs.rejects)  # fmt: skip
     if update:
         items = sum(update_embedded(store, update.delta).values())
         added = update.state["added"] + len(update.new)
@@ -393,17 +425,20 @@ STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
 ]
 
 
-def _merge_duplicates(papers: list[Paper], rejects: Counter[str], path: Path) -> list[Paper]:
+def _merge_duplicates(papers: list[Paper], deduped: Deduped, sources: list[incremental.SourceRead],
+                      path: Path) -> list[Paper]:  # fmt: skip
     """The same paper from several sources (same DOI, arXiv id or title) kept once, the rest merged in.
 
-    A merged record is listed in the rejects file with the paper it went into, so it is never lost.
+    A merged record is listed in the rejects file with the paper it went into, so it is never lost,
+    and counted with its source's rejects.
     """
-    deduped = dedupe_papers(papers)
     originals = {p.id: p for p in papers}
+    source_of = {i: s for s in sources for i in s.ids} if deduped.merged else {}
     with path.open("a", encoding="utf-8") as fh:
         for m in deduped.merged:
             log.warning("merged %s into %s (same %s: %s)", m.id, m.into, m.key, m.value)
-            rejects["merged duplicate"] += 1
+            rejected = source_of[m.id].rejected
+            rejected["merged duplicate"] = rejected.get("merged duplicate", 0) + 1
             paper = originals[m.id]
             reason = f"same {m.key} as {m.into} ({m.value}): merged into it"
             entry = {"source": None, "line": None, "id": m.id, "kind": "merged duplicate", "reason": reason,

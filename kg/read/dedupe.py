@@ -46,6 +46,8 @@ class Deduped:
 
     papers: list[Paper] = field(default_factory=list)
     merged: list[Merged] = field(default_factory=list)
+    #: The DOI, arXiv id and title keys of every paper, kept or merged: what a later paper is matched by.
+    keys: set[tuple[str, str]] = field(default_factory=set)
 
 
 #: What is not a letter or digit (``str.isalnum``): ``\W`` and the underscore.
@@ -114,6 +116,7 @@ def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_C
             result.merged.append(Merged(id=paper.id, into=kept.id, key=key, value=value))
         for k in keys:
             index.setdefault(k, position)
+    result.keys = set(index)
     return result
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from kg.extract import extract, mentions
+from kg.normalise import Normaliser
 from kg.records import RELATION_TYPES, Paper
 from tests.conftest import SAMPLE, with_entities
 
@@ -66,6 +67,12 @@ def test_acronyms_resolve_to_long_form(nlp):
     ms = _annotated(nlp, BTM, [("Method", "Branch-Train-Merge (BTM)"), ("Method", "BTM learns"), ("Method", "LMs")])
     assert ms["Branch-Train-Merge (BTM)"].concept == "branch train merge"
     assert ms["LMs"].concept == "language model"  # alias file: lm -> language model
+    text = "We study document-level machine translation (MT). MT systems translate sentences one by one."
+    ms = _annotated(nlp, text, [("Task", "document-level machine translation (MT)"), ("Method", "MT systems")])
+    # the span names more than the acronym's long form ("machine translation"): its own key
+    longer = Normaliser().key("document-level machine translation")
+    assert ms["document-level machine translation (MT)"].concept == longer
+    assert ms["MT systems"].concept == "machine translation system"
 
 
 def test_model_output_resolves_acronyms(nlp):

@@ -84,11 +84,16 @@ class ConceptSpans:
         return self.normaliser.key(span.text)
 
     def _defined_inside(self, span: Span, defined: dict[str, str]) -> str | None:
-        # "neural machine translation (NMT)" tagged as one span: key of the long form.
+        # "neural machine translation (NMT)" tagged as one span: the key of what precedes the
+        # bracket, the long form or a longer name built on it ("document-level machine
+        # translation (MT)", where the abstract's "MT" is "machine translation").
         text = span.text
         if text.endswith(")") and "(" in text:
             short = text[text.rindex("(") + 1 : -1].strip()
-            return defined.get(short)
+            if short not in defined:
+                return None
+            bracket = max(tok.i for tok in span if tok.text == "(")
+            return self._key(span.doc[span.start : bracket], defined) if bracket > span.start else defined[short]
         return None
 
 

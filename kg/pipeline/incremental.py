@@ -21,7 +21,7 @@ import logging
 import shutil
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ import networkx as nx
 from kg.build.graph import combine_statements, concept_node
 from kg.link.index import LinkDelta, LinkIndex
 from kg.pipeline.spec import PipelineSpec
+from kg.read import sniff_format
 from kg.records import RELATION_TYPES, Paper
 from kg.store import GraphDelta, reader
 from kg.store.schema import RELATION_PROPS, node_rows, rel_rows
@@ -47,7 +48,9 @@ STATE_VERSION = 3
 class SourceRead:
     """What a run read from one source file: the file's size and digest, and its records."""
 
+    #: The path as the pipeline gives it (rejects name it so), the file it is, and its format.
     path: str
+    resolved: str
     format: str
     size: int
     sha256: str
@@ -64,10 +67,15 @@ class SourceRead:
         with path.open("rb") as fh:
             while block := fh.read(1 << 20):
                 sha.update(block)
-        return cls(str(path), fmt, path.stat().st_size, sha.hexdigest())
+        fmt = sniff_format(path) if fmt == "auto" else fmt
+        return cls(str(path), str(path.resolve()), fmt, path.stat().st_size, sha.hexdigest())
 
     def same_file(self, other: SourceRead) -> bool:
-        return (self.path, self.format, self.size, self.sha256) == (other.path, other.format, other.size, other.sha256)
+        mine, theirs = (
+            (self.resolved, self.format, self.size, self.sha256),
+            (other.resolved, other.format, other.size, other.sha256),
+        )
+        return mine == theirs
 
 
 @dataclass
@@ -125,19 +133,27 @@ def unchanged_sources(spec: PipelineSpec) -> Unchanged | None:
         return None
     if saved.get("fingerprint") != read_fingerprint(spec):
         return None
+    try:
+        last = [SourceRead(**s) for s in saved["sources"]]
+    except (KeyError, TypeError):
+        return None
     same: list[SourceRead] = []
-    for src, old in zip(spec.sources, (SourceRead(**s) for s in saved["sources"]), strict=False):
+    renamed: dict[str, str] = {}  # the path as the last run gave it -> as this run does
+    for src, old in zip(spec.sources, last, strict=False):
         if not Path(src.path).is_file() or not SourceRead.of(Path(src.path), src.format).same_file(old):
             break
-        same.append(old)
+        renamed[old.path] = str(src.path)
+        same.append(replace(old, path=str(src.path)))
     if not same:
         return None
     ids = {i for s in same for i in s.ids}
-    paths = {s.path for s in same}
     rejects = []
     for line in lines:
         entry = json.loads(line)
-        if entry.get("source") in paths or (entry.get("source") is None and entry.get("id") in ids):
+        if entry.get("source") in renamed:
+            entry["source"] = renamed[entry["source"]]
+            rejects.append(json.dumps(entry, ensure_ascii=False) + "\n")
+        elif entry.get("source") is None and entry.get("id") in ids:
             rejects.append(line)
     digests = {i: stored[i] for i in ids if i in stored}
     every = {i for s in saved["sources"] for i in s["ids"]}

@@ -122,9 +122,16 @@ def test_sources_read_before_are_not_read_again(tmp_path):
     assert (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
     assert second.mentions == fresh.mentions and second.graph["nodes"] == fresh.graph["nodes"]
 
+    # the last file grew: only it is read again
+    new.write_text("".join(LINES[40:55]), encoding="utf-8")
+    grew = run_pipeline(load_pipeline_file(path, grow))
+    fresh = run_pipeline(load_pipeline_file(fresh_path, grow))
+    assert grew.update == {"mode": "incremental", "reason": "", "papers_added": 5, "sources_not_read": 1}
+    assert grew.records == fresh.records and (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
+
     # a paper already read, in a new file: every file is read again, as a fresh run would
     again = tmp_path / "again.jsonl"
-    again.write_text(LINES[5] + LINES[50], encoding="utf-8")
+    again.write_text(LINES[5] + LINES[60], encoding="utf-8")
     path, out = _sources_pipeline(tmp_path, "grow", [old, new, again])
     third = run_pipeline(load_pipeline_file(path, grow))
     fresh_path, fresh_out = _sources_pipeline(tmp_path, "fresh", [old, new, again])

@@ -57,8 +57,9 @@ class SourceRead:
     read: int = 0
     #: Rejected records by reason, the ones merged into another paper included.
     rejected: dict[str, int] = field(default_factory=dict)
-    #: Ids of the papers read (kept, or merged into another), in order.
+    #: Ids of the papers read (kept, or merged into another), in order, and their duplicate keys (:func:`dedupe_key`).
     ids: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
     kept: int = 0
 
     @classmethod
@@ -88,7 +89,7 @@ class Unchanged:
     sources: list[SourceRead]
     #: Paper id -> digest (:func:`digest`), of the papers they keep.
     digests: dict[str, str]
-    #: Ids and duplicate keys (:func:`dedupe_key`) of every paper the last run read.
+    #: Ids and duplicate keys (:func:`dedupe_key`) of every paper read from them.
     ids: set[str]
     keys: set[str]
     rejects: list[str]
@@ -97,11 +98,11 @@ class Unchanged:
     def kept(self) -> int:
         return sum(s.kept for s in self.sources)
 
-    def clash(self, papers: list[Paper], keys: Iterable[tuple[str, str]]) -> str | None:
+    def clash(self, papers: list[Paper], keys: dict[str, list[tuple[str, str]]]) -> str | None:
         """Why ``papers`` (read from the other sources, with their duplicate ``keys``) need the unchanged ones read."""
         if same := next((p.id for p in papers if p.id in self.ids), None):
             return f"paper {same} has the id of a paper read before"
-        if any(dedupe_key(k) in self.keys for k in keys):
+        if any(dedupe_key(k) in self.keys for found in keys.values() for k in found):
             return "a new paper may be a duplicate of one read before"
         return None
 
@@ -156,8 +157,7 @@ def unchanged_sources(spec: PipelineSpec) -> Unchanged | None:
         elif entry.get("source") is None and entry.get("id") in ids:
             rejects.append(line)
     digests = {i: stored[i] for i in ids if i in stored}
-    every = {i for s in saved["sources"] for i in s["ids"]}
-    return Unchanged(same, digests, every, set(saved["keys"]), rejects)
+    return Unchanged(same, digests, ids, {k for s in same for k in s.keys}, rejects)
 
 
 @dataclass
@@ -346,18 +346,18 @@ def forget(store: Path) -> None:
 
 
 def save(store: Path, *, fingerprint: str, digests: dict[str, str], index: LinkIndex, counts: dict[str, Any],
-         added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead], keys: set[str],
+         added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead],
          read_fingerprint: str, rejects: Path) -> None:  # fmt: skip
     """Write the state of a run whose store is complete; the state file goes last.
 
-    ``sources`` and ``keys`` (the :func:`dedupe_key` of every paper read) let the next run skip
-    the sources that did not change, and ``rejects`` is copied for their rejected records.
+    ``sources`` let the next run skip the source files that did not change, and ``rejects`` is
+    copied for their rejected records.
     """
     folder = state_folder(store)
     index.save(folder)
     (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
     shutil.copyfile(rejects, folder / REJECTS_FILE)
-    read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources], "keys": sorted(keys)}
+    read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources]}
     (folder / SOURCES_FILE).write_text(json.dumps(read, ensure_ascii=False), encoding="utf-8")
     state = {"fingerprint": fingerprint, "counts": counts, "added": added, "full_papers": full_papers,
              "mentions": str(mentions) if mentions else None}  # fmt: skip

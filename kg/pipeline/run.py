@@ -80,9 +80,8 @@ class _Run:
     #: Set when this run adds papers to the stored graph instead of rebuilding it.
     update: Update | None = None
     fingerprint: str = ""
-    #: What was read from each source, and the duplicate keys of the papers (:mod:`kg.pipeline.incremental`).
+    #: What was read from each source (:mod:`kg.pipeline.incremental`).
     sources: list[incremental.SourceRead] = field(default_factory=list)
-    keys: set[str] = field(default_factory=set)
     #: The sources not read again, in an incremental run.
     unchanged: incremental.Unchanged | None = None
 
@@ -150,11 +149,11 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
         log.info("reading every source again: %s", why)
         return read_stage(run, skip_unchanged=False)
     run.unchanged = unchanged
-    run.keys = {incremental.dedupe_key(k) for k in deduped.keys} | (unchanged.keys if unchanged else set())
     run.papers = _merge_duplicates(run.papers, deduped, run.sources, out.rejects)
     kept = {p.id for p in run.papers}
     for source in run.sources[len(unchanged.sources) if unchanged else 0 :]:
         source.kept = sum(1 for i in source.ids if i in kept)
+        source.keys = sorted({incremental.dedupe_key(k) for i in source.ids for k in deduped.keys.get(i, [])})
     rejects = Counter[str]()
     for source in run.sources:
         rejects.update(source.rejected)
@@ -296,7 +295,7 @@ def store_stage(run: _Run) -> int | None:
     incremental.forget(store)
     counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph}
     save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions,
-                   sources=run.sources, keys=run.keys, read_fingerprint=incremental.read_fingerprint(spec),
+                   sources=run.sources, read_fingerprint=incremental.read_fingerprint(spec),
                    rejects=spec.outputs.rejects)  # fmt: skip
     if update:
         items = sum(update_embedded(store, update.delta).values())

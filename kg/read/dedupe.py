@@ -46,8 +46,9 @@ class Deduped:
 
     papers: list[Paper] = field(default_factory=list)
     merged: list[Merged] = field(default_factory=list)
-    #: The DOI, arXiv id and title keys of every paper, kept or merged: what a later paper is matched by.
-    keys: set[tuple[str, str]] = field(default_factory=set)
+    #: Paper id -> its DOI, arXiv id and title keys, for every paper, kept or merged: what a later
+    #: paper is matched by.
+    keys: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
 #: What is not a letter or digit (``str.isalnum``): ``\W`` and the underscore.
@@ -93,7 +94,7 @@ def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_C
     index: dict[tuple[str, str], int] = {}
     copied: set[int] = set()  # positions holding a copy (made when the first duplicate merges in)
     for paper in papers:
-        keys = _keys(paper, min_title_chars)
+        keys = result.keys[paper.id] = _keys(paper, min_title_chars)
         target = next(
             (
                 (index[k], k)
@@ -116,7 +117,6 @@ def dedupe_papers(papers: Iterable[Paper], *, min_title_chars: int = MIN_TITLE_C
             result.merged.append(Merged(id=paper.id, into=kept.id, key=key, value=value))
         for k in keys:
             index.setdefault(k, position)
-    result.keys = set(index)
     return result
 
 

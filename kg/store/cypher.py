@@ -42,39 +42,33 @@ def neo4j_merge_nodes(label: str) -> str:
 
 def neo4j_merge_rels(rel: str) -> str:
     """``UNWIND $rows`` of ``from``/``to`` keys: MATCH both ends (two clauses), MERGE, set properties."""
-    src, dst, props = REL_TABLES[rel]
-    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
-    sets = ", ".join(f"r.{p} = row.{p}" for p, _ in props)
-    return (
-        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}}) MATCH (b:{dst} {{{dst_key}: row.to}}) "
-        f"MERGE (a)-[r:{rel}]->(b) SET {sets}"
-    )
+    sets = ", ".join(f"r.{p} = row.{p}" for p, _ in REL_TABLES[rel][2])
+    return f"{_match_ends(rel)} MERGE (a)-[r:{rel}]->(b) SET {sets}"
 
 
 def neo4j_delete_stale_rels(rel: str) -> str:
     """Delete the ``rel`` edges leaving each node in ``$rows`` whose far end is not in ``row.keep``."""
     src, dst, _ = REL_TABLES[rel]
-    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
     return (
-        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.key}})-[r:{rel}]->(b:{dst}) "
-        f"WHERE NOT b.{dst_key} IN row.keep DELETE r"
+        f"UNWIND $rows AS row MATCH (a:{src} {{{_key(src)}: row.key}})-[r:{rel}]->(b:{dst}) "
+        f"WHERE NOT b.{_key(dst)} IN row.keep DELETE r"
     )
 
 
 def neo4j_delete_nodes(label: str) -> str:
     """Delete the ``label`` nodes with the keys in ``$keys``, with their relationships."""
-    key = NODE_TABLES[label][0][0]
+    key = _key(label)
     return f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) DETACH DELETE n"
 
 
 def neo4j_node_keys(label: str) -> str:
-    key = NODE_TABLES[label][0][0]
+    key = _key(label)
     return f"MATCH (n:{label}) RETURN n.{key} AS key"
 
 
 def set_node_props(label: str, props: list[str]) -> str:
     """``UNWIND $rows`` of key + ``props``: set those properties on the existing nodes (both stores)."""
-    key = NODE_TABLES[label][0][0]
+    key = _key(label)
     sets = ", ".join(f"n.{p} = row.{p}" for p in props)
     return f"UNWIND $rows AS row MATCH (n:{label} {{{key}: row.{key}}}) SET {sets}"
 
@@ -90,10 +84,20 @@ def delete_rels(rel: str) -> str:
     return f"{_match_rel(rel)} DELETE r"
 
 
+def _key(label: str) -> str:
+    return NODE_TABLES[label][0][0]
+
+
 def _match_rel(rel: str) -> str:
+    """``UNWIND $rows`` of ``from``/``to`` keys: the relationship ``r`` between the two."""
     src, dst, _ = REL_TABLES[rel]
-    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
-    return f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}})-[r:{rel}]->(b:{dst} {{{dst_key}: row.to}})"
+    return f"UNWIND $rows AS row MATCH (a:{src} {{{_key(src)}: row.from}})-[r:{rel}]->(b:{dst} {{{_key(dst)}: row.to}})"
+
+
+def _match_ends(rel: str) -> str:
+    """``UNWIND $rows`` of ``from``/``to`` keys: its two end nodes ``a`` and ``b`` (two clauses)."""
+    src, dst, _ = REL_TABLES[rel]
+    return f"UNWIND $rows AS row MATCH (a:{src} {{{_key(src)}: row.from}}) MATCH (b:{dst} {{{_key(dst)}: row.to}})"
 
 
 def _typed(props: list[tuple[str, str]]) -> str:
@@ -108,9 +112,4 @@ def ladybug_create_nodes(label: str) -> str:
 
 def ladybug_create_rels(rel: str) -> str:
     """``UNWIND $rows`` of ``from``/``to`` keys: MATCH both ends, CREATE the relationship."""
-    src, dst, props = REL_TABLES[rel]
-    src_key, dst_key = NODE_TABLES[src][0][0], NODE_TABLES[dst][0][0]
-    return (
-        f"UNWIND $rows AS row MATCH (a:{src} {{{src_key}: row.from}}) MATCH (b:{dst} {{{dst_key}: row.to}}) "
-        f"CREATE (a)-[r:{rel} {{{_typed(props)}}}]->(b)"
-    )
+    return f"{_match_ends(rel)} CREATE (a)-[r:{rel} {{{_typed(REL_TABLES[rel][2])}}}]->(b)"

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric"]
 Role = Literal["proposes", "uses", "addresses", "mentions"]
+#: The field of a paper a mention is in; its offsets index that field's text.
+TextField = Literal["title", "abstract"]
 
 #: Concept -> concept relations a sentence can state (see :mod:`kg.extract.relations`).
 RELATION_TYPES = ("USED_FOR", "PART_OF", "HYPONYM_OF")
@@ -45,7 +47,11 @@ class Reject:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A concept mention in an abstract; ``abstract[start:end] == text``."""
+    """A concept mention in a paper's title or abstract: ``getattr(paper, field)[start:end] == text``.
+
+    ``sentence`` is the evidence: the sentence of the abstract, or the whole title. Mentions
+    written before titles were read have no ``field``: they are in the abstract.
+    """
 
     text: str
     type: str
@@ -54,6 +60,7 @@ class Mention:
     sentence: str
     role: str
     concept: str
+    field: TextField = "abstract"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -65,7 +72,8 @@ class Relation:
 
     ``head`` and ``tail`` are concept keys; ``type`` is ``USED_FOR`` (the head is used for the
     tail), ``HYPONYM_OF`` (the head is a kind of the tail) or ``PART_OF`` (the head is part of
-    the tail). The offsets are the two mentions' characters in the abstract.
+    the tail). The offsets are the two mentions' characters in ``field``, the paper's title or
+    its abstract (a relation is stated in one sentence, and the title is a sentence of its own).
     """
 
     type: str
@@ -78,6 +86,7 @@ class Relation:
     tail_start: int
     tail_end: int
     sentence: str
+    field: TextField = "abstract"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -52,7 +52,8 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     -------
     networkx.DiGraph
         ``Paper`` and ``Concept`` nodes and one ``MENTIONS`` edge per (paper, concept) that
-        keeps the strongest role, its evidence sentence and offsets, and the mention count;
+        keeps the strongest role, its evidence sentence, the field it is in (``title`` or
+        ``abstract``) and offsets there, and the mention count;
         one concept -> concept edge per stated relation (:func:`relation_edges`).
 
     Examples
@@ -110,6 +111,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 role=m.role,
                 text=m.text,
                 sentence=m.sentence,
+                field=m.field,
                 start=m.start,
                 end=m.end,
                 count=count,

@@ -1,10 +1,10 @@
-"""Extraction results cached by content: the abstract's text and everything that shapes the result.
+"""Extraction results cached by content: a paper's text and everything that shapes the result.
 
 A cache entry's key is a hash of the model's name and version, kg's version, the config files
-the extractor reads, the relation classifier's weights, and the abstract. A re-run extracts
-only texts it has not seen; a new model or changed config misses on everything. Entries are
-committed in batches in SQLite, so a run killed at any point keeps what it had finished and
-loses nothing else.
+the extractor reads, the relation classifier's weights, and the paper's title and abstract
+(:func:`paper_text`). A re-run extracts only texts it has not seen; a new model or changed
+config misses on everything. Entries are committed in batches in SQLite, so a run killed at
+any point keeps what it had finished and loses nothing else.
 """
 
 from __future__ import annotations
@@ -16,14 +16,24 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kg.config import config_path, relations_model_dir
-from kg.records import Extraction, Mention, Relation
+from kg.records import Extraction, Mention, Paper, Relation
 
 #: The config files whose content changes what extraction returns.
 EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml")
 #: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
-#: The shape of a cached value; a new shape (2: relations beside the mentions) misses on old entries.
-CACHE_FORMAT = 2
+#: The shape of a cached value and what it is keyed by; a new one misses on old entries
+#: (2: relations beside the mentions; 3: keyed by title and abstract, mentions name their field).
+CACHE_FORMAT = 3
+
+
+def paper_text(paper: Paper) -> str:
+    """What a paper's cache entry belongs to: its title and its abstract.
+
+    >>> paper_text(Paper("p1", "Sparse Experts", "We route tokens.")) == paper_text(Paper("p2", "", "We route tokens."))
+    False
+    """
+    return f"{paper.title}\0{paper.abstract}"
 
 
 def namespace(model: str, kg_version: str) -> str:
@@ -37,7 +47,7 @@ def namespace(model: str, kg_version: str) -> str:
 
 
 class ExtractionCache:
-    """Mentions and relations by text, in one SQLite file.
+    """Mentions and relations by text (a paper's :func:`paper_text`), in one SQLite file.
 
     An entry belongs to a text, not to a paper: what ``get`` returns has an empty ``id``.
 

@@ -233,9 +233,10 @@ def evaluate(
     else:
         xs = list(extract((Paper(g.doc_key, "", g.text) for g in gold), nlp=nlp, n_process=n_process))
     seconds = time.perf_counter() - t0
-    result = score(gold, {x.id: x.mentions for x in xs})
+    # Gold spans index the abstract: predictions read from a file may hold title mentions too.
+    result = score(gold, {x.id: [m for m in x.mentions if m.field == "abstract"] for x in xs})
     result.seconds = seconds
-    result.relations = score_relations(gold, {x.id: x.relations for x in xs})
+    result.relations = score_relations(gold, {x.id: [r for r in x.relations if r.field == "abstract"] for x in xs})
     result.relations_gold_entities = score_relations(gold, relations_on_gold_entities(gold, nlp))
     return result
 

@@ -11,14 +11,21 @@ from pathlib import Path
 
 import spacy
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from thinc.api import Model, NumpyOps
 
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
 from kg.extract.components import SPANS_KEY  # importing registers the kg_* factories
-from kg.records import Extraction, Mention, Paper, Relation
+from kg.records import Extraction, Mention, Paper, Relation, TextField
+
+#: What joins a paper's title to its abstract in the text the model reads.
+TITLE_SEPARATOR = "\n\n"
+
+if not Doc.has_extension("title_end"):
+    # The length of the title a Doc starts with (``None``: the Doc is an abstract alone).
+    Doc.set_extension("title_end", default=None)
 
 
 def load_pipeline(model: str | Path | None = None) -> Language:
@@ -72,23 +79,70 @@ def model_version(nlp: Language) -> str:
     return f"{nlp.meta.get('name', 'unknown')}-{nlp.meta.get('version', '0')}"
 
 
+def paper_doc(nlp: Language, title: str, abstract: str) -> Doc:
+    """The tokenised text the model reads for one paper: its title, then its abstract.
+
+    The title is read with the abstract in one pass, so an acronym the title defines serves the
+    abstract; the abstract starts a sentence of its own, so no sentence (and no relation) spans
+    both. Without a title the Doc is the abstract alone, as the model was trained.
+
+    >>> nlp = spacy.blank("en")
+    >>> doc = paper_doc(nlp, "Sparse Experts", "We route tokens")
+    >>> doc._.title_end, doc[3].text, doc[3].is_sent_start
+    (14, 'We', True)
+    """
+    if not title.strip():
+        return nlp.make_doc(abstract)
+    doc = nlp.make_doc(title + TITLE_SEPARATOR + abstract)
+    doc._.title_end = len(title)
+    body = doc.char_span(len(title) + len(TITLE_SEPARATOR), len(doc.text), alignment_mode="contract")
+    if body is not None and len(body):
+        doc[body.start].is_sent_start = True
+    return doc
+
+
+def _located(span: Span, title_end: int | None) -> tuple[TextField, int, int] | None:
+    """The field ``span`` is in and its offsets there; ``None`` if it runs from the title into the abstract."""
+    start, end = span.start_char, span.end_char
+    if title_end is None:
+        return "abstract", start, end
+    if end <= title_end:
+        return "title", start, end
+    body = title_end + len(TITLE_SEPARATOR)
+    return ("abstract", start - body, end - body) if start >= body else None
+
+
 def mentions(doc: Doc) -> list[Mention]:
-    """The plain-data mentions of an annotated ``Doc``: the boundary of the NLP layer."""
+    """The plain-data mentions of an annotated ``Doc``: the boundary of the NLP layer.
+
+    Offsets index the field each mention is in (see :func:`paper_doc`); a title mention's
+    evidence is the title.
+    """
     found = []
+    title_end = doc._.title_end
     sentences: dict[int, str] = {}
     for span in doc.spans.get(SPANS_KEY, []):
-        sent = span.sent
-        if sent.start not in sentences:
-            sentences[sent.start] = sent.text
+        located = _located(span, title_end)
+        if located is None:
+            continue
+        field, start, end = located
+        if field == "title":
+            sentence = doc.text[:title_end]
+        else:
+            sent = span.sent
+            if sent.start not in sentences:
+                sentences[sent.start] = sent.text
+            sentence = sentences[sent.start]
         found.append(
             Mention(
                 text=span.text,
                 type=span.label_,
-                start=span.start_char,
-                end=span.end_char,
-                sentence=sentences[sent.start],
+                start=start,
+                end=end,
+                sentence=sentence,
                 role=span._.role,
                 concept=span.id_,
+                field=field,
             )
         )
     return found
@@ -97,9 +151,14 @@ def mentions(doc: Doc) -> list[Mention]:
 def relations(doc: Doc) -> list[Relation]:
     """The plain-data relations of an annotated ``Doc`` (``kg_relations``'s span pairs)."""
     spans = doc.spans.get(SPANS_KEY, [])
+    title_end = doc._.title_end
     out = []
     for h, t, kind in doc._.relations or []:
         head, tail = spans[h], spans[t]
+        at_head, at_tail = _located(head, title_end), _located(tail, title_end)
+        if at_head is None or at_tail is None:
+            continue
+        field = at_head[0]
         out.append(
             Relation(
                 type=kind,
@@ -107,11 +166,12 @@ def relations(doc: Doc) -> list[Relation]:
                 tail=tail.id_,
                 head_text=head.text,
                 tail_text=tail.text,
-                head_start=head.start_char,
-                head_end=head.end_char,
-                tail_start=tail.start_char,
-                tail_end=tail.end_char,
-                sentence=head.sent.text,
+                head_start=at_head[1],
+                head_end=at_head[2],
+                tail_start=at_tail[1],
+                tail_end=at_tail[2],
+                sentence=doc.text[:title_end] if field == "title" else head.sent.text,
+                field=field,
             )
         )
     return out
@@ -129,19 +189,19 @@ def extract(
     batch_size: int = 64,
     n_process: int = 1,
 ) -> Iterator[Extraction]:
-    """Yield one :class:`Extraction` per paper, in input order.
+    """Yield one :class:`Extraction` per paper (its title and abstract), in input order.
 
     With ``n_process > 1``, batches of papers go to worker processes that each hold the
     pipeline and send back plain extractions (spaCy's own ``n_process`` sends whole ``Doc``
     objects back, which costs about a third of the throughput).
 
-    >>> text = "We use knowledge distillation for neural machine translation."
-    >>> [x] = extract([Paper("p1", "", text)])
-    >>> x.id, all(text[m.start : m.end] == m.text for m in x.mentions)
+    >>> paper = Paper("p1", "Distilling Translation Models", "We use knowledge distillation for NMT.")
+    >>> [x] = extract([paper])
+    >>> x.id, all(getattr(paper, m.field)[m.start : m.end] == m.text for m in x.mentions)
     ('p1', True)
     """
     nlp = nlp or load_pipeline()
-    batches = _batches(((p.abstract, p.id) for p in papers), batch_size)
+    batches = _batches(((p.title, p.abstract, p.id) for p in papers), batch_size)
     if n_process <= 1:
         for batch in batches:
             yield from _extract_batch(nlp, batch, batch_size)
@@ -149,11 +209,12 @@ def extract(
     yield from _extract_in_pool(nlp, batches, batch_size=batch_size, n_process=n_process)
 
 
-def _extract_batch(nlp: Language, batch: list[tuple[str, str]], batch_size: int) -> list[Extraction]:
-    return [extraction(doc, pid) for doc, pid in nlp.pipe(batch, as_tuples=True, batch_size=batch_size)]
+def _extract_batch(nlp: Language, batch: list[tuple[str, str, str]], batch_size: int) -> list[Extraction]:
+    docs = ((paper_doc(nlp, title, abstract), pid) for title, abstract, pid in batch)
+    return [extraction(doc, pid) for doc, pid in nlp.pipe(docs, as_tuples=True, batch_size=batch_size)]
 
 
-def _batches(items: Iterable[tuple[str, str]], size: int) -> Iterator[list[tuple[str, str]]]:
+def _batches(items: Iterable[tuple[str, str, str]], size: int) -> Iterator[list[tuple[str, str, str]]]:
     it = iter(items)
     while batch := list(islice(it, size)):
         yield batch
@@ -171,12 +232,12 @@ def _init_worker(nlp: Language) -> None:
     _WORKER_NLP[:] = [nlp]
 
 
-def _work(batch: list[tuple[str, str]], batch_size: int) -> list[Extraction]:
+def _work(batch: list[tuple[str, str, str]], batch_size: int) -> list[Extraction]:
     return _extract_batch(_WORKER_NLP[0], batch, batch_size)
 
 
 def _extract_in_pool(
-    nlp: Language, batches: Iterator[list[tuple[str, str]]], *, batch_size: int, n_process: int
+    nlp: Language, batches: Iterator[list[tuple[str, str, str]]], *, batch_size: int, n_process: int
 ) -> Iterator[Extraction]:
     # A bounded window of batches in flight keeps memory flat on large inputs and the order intact.
     # (Under fork the pipeline is inherited, not pickled.)

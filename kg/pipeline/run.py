@@ -23,7 +23,7 @@ import kg
 from kg.analyse import Analytics, analyse, annotate
 from kg.build import build_graph, knowledge_graph
 from kg.extract import extract, load_pipeline, model_version
-from kg.extract.cache import ExtractionCache, namespace
+from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
 from kg.pipeline import incremental
@@ -468,22 +468,21 @@ def extract_cached(
         nonlocal hits
         for i in range(0, total, commit):
             chunk = papers[i : i + commit]
-            cached = cache.get(p.abstract for p in chunk) if cache else {}
+            cached = cache.get(paper_text(p) for p in chunk) if cache else {}
             for p in chunk:
-                if p.abstract in cached:
-                    hit = cached[p.abstract]
+                if (hit := cached.get(paper_text(p))) is not None:
                     done[p.id] = Extraction(p.id, hit.mentions, hit.relations)
                     hits += 1
                 else:
                     yield p
 
-    abstracts = {p.id: p.abstract for p in papers}
+    texts = {p.id: paper_text(p) for p in papers}
     if spec.extract.executor == "dask":
-        return _extract_dask(papers, list(misses()), done, abstracts, spec, cache, progress), hits
+        return _extract_dask(papers, list(misses()), done, texts, spec, cache, progress), hits
     pending: list[tuple[str, Extraction]] = []
     for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
         done[x.id] = x
-        pending.append((abstracts[x.id], x))
+        pending.append((texts[x.id], x))
         if len(pending) >= commit:
             if cache:
                 cache.put(pending)
@@ -501,7 +500,7 @@ def _extract_dask(
     papers: list[Paper],
     todo: list[Paper],
     done: dict[str, Extraction],
-    abstracts: dict[str, str],
+    texts: dict[str, str],
     spec: PipelineSpec,
     cache: ExtractionCache | None,
     progress: Progress | None,
@@ -512,7 +511,7 @@ def _extract_dask(
         for x in shard:
             done[x.id] = x
         if cache:
-            cache.put((abstracts[x.id], x) for x in shard)
+            cache.put((texts[x.id], x) for x in shard)
         if progress:
             progress(len(done), len(papers))
 

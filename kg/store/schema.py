@@ -58,6 +58,7 @@ REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
             ("role", "STRING"),
             ("text", "STRING"),
             ("sentence", "STRING"),
+            ("field", "STRING"),
             ("start_char", "INT64"),
             ("end_char", "INT64"),
             ("n_mentions", "INT64"),

@@ -270,7 +270,7 @@ def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph) -> dict[str, Any]:
     edge: dict[str, Any] = {"from": str(u), "to": str(v), "rel": rel, "width": 0.7,
                             "color": {"color": "#c3c8cf", "opacity": 0.7}}  # fmt: skip
     if rel == "MENTIONS":
-        edge.update(role=d.get("role"), text=d.get("text"), sentence=d.get("sentence"))
+        edge.update(role=d.get("role"), text=d.get("text"), sentence=d.get("sentence"), field=d.get("field"))
         edge["title"] = f"{d.get('role')}: {d.get('text')}"
     elif rel == "SHARES_CONCEPTS":
         names = [str(G.nodes[f"concept:{k}"].get("name", k)) if f"concept:{k}" in G else k for k in d.get("shared", [])]

@@ -28,27 +28,99 @@ def _mentions(nlp, text):
 
 def test_contract_offsets_types_roles(nlp, sample_run):
     out, _ = sample_run
-    abstracts = {r["id"]: r["abstract"] for r in map(json.loads, SAMPLE.read_text(encoding="utf-8").splitlines())}
+    records = {r["id"]: r for r in map(json.loads, SAMPLE.read_text(encoding="utf-8").splitlines())}
     lines = (out / "mentions.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == len(abstracts)
+    assert len(lines) == len(records)
+    fields = set()
     for line in lines:
         row = json.loads(line)
         assert set(row) == {"id", "mentions", "relations"}
-        abstract = abstracts[row["id"]]
+        record = records[row["id"]]
         for m in row["mentions"]:
-            assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept"}
-            assert abstract[m["start"] : m["end"]] == m["text"]
-            assert m["text"] in m["sentence"] and m["sentence"] in abstract
+            assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept", "field"}
+            text = record[m["field"]]
+            assert text[m["start"] : m["end"]] == m["text"]
+            assert m["text"] in m["sentence"] and m["sentence"] in text
+            if m["field"] == "title":
+                assert m["sentence"] == record["title"]
             assert m["type"] in {"Method", "Technique", "Problem", "Dataset", "Metric"}
             assert m["role"] in {"proposes", "uses", "addresses", "mentions"}
             assert m["concept"] and m["concept"] == m["concept"].lower()
-        spans = {(m["start"], m["end"]): m["concept"] for m in row["mentions"]}
+            fields.add(m["field"])
+        spans = {(m["field"], m["start"], m["end"]): m["concept"] for m in row["mentions"]}
         for r in row["relations"]:
+            text = record[r["field"]]
             assert r["type"] in RELATION_TYPES and r["head"] != r["tail"]
-            assert spans[(r["head_start"], r["head_end"])] == r["head"]
-            assert spans[(r["tail_start"], r["tail_end"])] == r["tail"]
-            assert abstract[r["head_start"] : r["head_end"]] == r["head_text"]
-            assert r["head_text"] in r["sentence"] and r["tail_text"] in r["sentence"] and r["sentence"] in abstract
+            assert spans[(r["field"], r["head_start"], r["head_end"])] == r["head"]
+            assert spans[(r["field"], r["tail_start"], r["tail_end"])] == r["tail"]
+            assert text[r["head_start"] : r["head_end"]] == r["head_text"]
+            assert text[r["tail_start"] : r["tail_end"]] == r["tail_text"]
+            assert r["head_text"] in r["sentence"] and r["tail_text"] in r["sentence"] and r["sentence"] in text
+    assert fields == {"title", "abstract"}
+
+
+MOE_TITLE = "Mixture-of-Experts Layers for Efficient Large Language Model Training"
+MOE = (
+    "We propose sparse Mixture-of-Experts (MoE) layers that scale large language models (LLMs) to "
+    "trillions of parameters. Our approach uses expert parallelism and reduces the communication overhead "
+    "of training on the GLUE benchmark."
+)
+
+
+def test_title_adds_mentions_with_offsets_into_the_title(nlp):
+    [alone] = extract([Paper("p", "", MOE)], nlp=nlp)
+    paper = Paper("p", "Reinforcement Learning for Neural Machine Translation with Sparse Mixture-of-Experts", MOE)
+    [x] = extract([paper], nlp=nlp)
+    title = [m for m in x.mentions if m.field == "title"]
+    assert {m.text for m in title} >= {"Neural Machine Translation"}
+    for m in title:
+        assert paper.title[m.start : m.end] == m.text and m.sentence == paper.title
+    # title case is no sign of a name: spans stop before "for", a general technique stays one
+    moe = Paper("q", "Sparse Mixture-of-Experts for Neural Machine Translation", MOE)
+    [y] = extract([moe], nlp=nlp)
+    title = [m for m in y.mentions if m.field == "title"]
+    assert title and not any(m.text.split()[-1] in {"for", "of", "with"} for m in title), title
+    [rl] = [m for m in x.mentions if m.field == "title" and m.concept == "reinforcement learning"]
+    assert rl.text == "Reinforcement Learning" and rl.type == "Technique"
+    # the abstract's mentions keep their offsets, their sentences and what they are
+    assert [m for m in x.mentions if m.field == "abstract"] == alone.mentions
+    assert all(m.field == "abstract" for m in alone.mentions) and alone.relations == [
+        r for r in x.relations if r.field == "abstract"
+    ]
+
+
+def test_title_is_a_sentence_of_its_own(nlp):
+    from kg.extract.pipeline import paper_doc
+
+    # no final full stop: without the forced break the title would run into the abstract's first sentence
+    doc = nlp(paper_doc(nlp, MOE_TITLE, MOE))
+    title, abstract = list(doc.sents)[:2]
+    assert title.start_char == 0 and abstract.start_char == len(MOE_TITLE + "\n\n")
+    [x] = extract([Paper("p", MOE_TITLE, MOE)], nlp=nlp)
+    for m in x.mentions:
+        assert getattr(Paper("p", MOE_TITLE, MOE), m.field)[m.start : m.end] == m.text
+    assert all(r.sentence != MOE_TITLE or r.field == "title" for r in x.relations)
+
+
+def test_an_acronym_the_title_defines_serves_the_abstract(nlp):
+    title = "Neural Machine Translation (NMT) for Low-Resource Languages"
+    abstract = "We train NMT models with back-translation and report BLEU on WMT14."
+    [x] = extract([Paper("p", title, abstract)], nlp=nlp)
+    nmt = [m for m in x.mentions if m.field == "abstract" and m.text.startswith("NMT")]
+    assert nmt and all(m.concept.startswith("neural machine translation") for m in nmt), x.mentions
+
+
+def test_lines_without_field_still_load():
+    from kg.records import Extraction
+
+    old = {"id": "p1", "mentions": [{"text": "BERT", "type": "Method", "start": 7, "end": 11,
+                                     "sentence": "We use BERT.", "role": "uses", "concept": "bert"}],
+           "relations": [{"type": "USED_FOR", "head": "bert", "tail": "parsing", "head_text": "BERT",
+                          "tail_text": "parsing", "head_start": 7, "head_end": 11, "tail_start": 16,
+                          "tail_end": 23, "sentence": "We use BERT for parsing."}]}  # fmt: skip
+    x = Extraction.from_dict(old)
+    assert x.mentions[0].field == "abstract" and x.relations[0].field == "abstract"
+    assert x.to_dict()["mentions"][0] == {**old["mentions"][0], "field": "abstract"}
 
 
 def _annotated(nlp, text, ents):

@@ -79,6 +79,17 @@ def test_cache_hits_incremental_add_and_invalidation(tmp_path, monkeypatch):
     fresh = run_pipeline(load_pipeline_file(fresh_path))
     assert added.mentions == fresh.mentions and added.graph == fresh.graph
 
+    # a new title is a new text: its paper is extracted again, and its title mentions follow
+    rows = [json.loads(line) for line in LINES[:50]]
+    rows[3]["title"] = "Low-Resource Neural Machine Translation with Back-Translation"
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    retitled = run_pipeline(load_pipeline_file(path))
+    assert retitled.cache == {"hits": 49, "extracted": 1}
+    lines = (tmp_path / "out-p" / "m.jsonl").read_text(encoding="utf-8").splitlines()
+    [row] = [json.loads(line) for line in lines if json.loads(line)["id"] == rows[3]["id"]]
+    title = [m for m in row["mentions"] if m["field"] == "title"]
+    assert title and all(rows[3]["title"][m["start"] : m["end"]] == m["text"] for m in title)
+
     config = tmp_path / "config"
     shutil.copytree(ROOT / "config", config)
     with (config / "aliases.tsv").open("a", encoding="utf-8") as fh:

@@ -76,6 +76,27 @@ def test_round_trip_keeps_every_property(tmp_path, graph):
     assert graph.edges["concept:parsing of korean", "concept:bert"]["rel"] == "CO_OCCURS"
 
 
+def test_mentions_keep_the_field_their_evidence_is_in(tmp_path, nlp):
+    from kg.extract import extract
+
+    paper = Paper(
+        "2301.1",
+        "Knowledge Distillation for Neural Machine Translation",
+        "We propose sparse expert layers that cut the training cost of large language models.",
+    )
+    B = build_graph([paper], list(extract([paper], nlp=nlp)))
+    db = tmp_path / "kg.lbug"
+    write_embedded(B, db)
+    rows = query_embedded(
+        db, "MATCH (:Paper {id: '2301.1'})-[m:MENTIONS]->(c:Concept) RETURN m.field, m.text, m.start_char, m.sentence"
+    ).rows
+    assert {field for field, *_ in rows} == {"title", "abstract"}
+    for field, text, start, sentence in rows:
+        assert getattr(paper, field)[start : start + len(text)] == text
+        assert sentence == paper.title if field == "title" else sentence in paper.abstract
+    assert _canon(read_embedded(db)) == _canon(B)
+
+
 def test_rewrite_replaces_the_database(tmp_path, graph):
     db = tmp_path / "kg.lbug"
     write_embedded(graph, db)

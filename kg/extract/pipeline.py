@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -22,10 +23,11 @@ from kg.records import Extraction, Mention, Paper, Relation, TextField
 
 #: What joins a paper's title to its abstract in the text the model reads.
 TITLE_SEPARATOR = "\n\n"
+_WORD = re.compile(r"[^\W\d_]+")
 
-if not Doc.has_extension("title_end"):
-    # The length of the title a Doc starts with (``None``: the Doc is an abstract alone).
-    Doc.set_extension("title_end", default=None)
+if not Doc.has_extension("title"):
+    # The title a Doc starts with, as the paper gives it (``None``: the Doc is an abstract alone).
+    Doc.set_extension("title", default=None)
 
 
 def load_pipeline(model: str | Path | None = None) -> Language:
@@ -84,58 +86,86 @@ def paper_doc(nlp: Language, title: str, abstract: str) -> Doc:
 
     The title is read with the abstract in one pass, so an acronym the title defines serves the
     abstract; the abstract starts a sentence of its own, so no sentence (and no relation) spans
-    both. Without a title the Doc is the abstract alone, as the model was trained.
+    both. A title in title case is read in sentence case (:func:`sentence_case`). Without a
+    title the Doc is the abstract alone.
 
     >>> nlp = spacy.blank("en")
     >>> doc = paper_doc(nlp, "Sparse Experts", "We route tokens")
-    >>> doc._.title_end, doc[3].text, doc[3].is_sent_start
-    (14, 'We', True)
+    >>> doc._.title, doc[3].text, doc[3].is_sent_start
+    ('Sparse Experts', 'We', True)
     """
     if not title.strip():
         return nlp.make_doc(abstract)
-    doc = nlp.make_doc(title + TITLE_SEPARATOR + abstract)
-    doc._.title_end = len(title)
+    doc = nlp.make_doc(sentence_case(title) + TITLE_SEPARATOR + abstract)
+    doc._.title = title
     body = doc.char_span(len(title) + len(TITLE_SEPARATOR), len(doc.text), alignment_mode="contract")
     if body is not None and len(body):
         doc[body.start].is_sent_start = True
     return doc
 
 
-def _located(span: Span, title_end: int | None) -> tuple[TextField, int, int] | None:
+def sentence_case(title: str) -> str:
+    """``title`` with the capital dropped from its capitalised words, if it is in title case.
+
+    The model learnt from abstracts, where a capital inside a sentence marks a name: read in
+    title case, every word of a title looks like one (spans run over "for" and "of", and every
+    technique is typed a named method). Acronyms and words with inner capitals keep theirs, and
+    every character stays where it was, so offsets into the result are offsets into ``title``.
+
+    >>> sentence_case("Mixture-of-Experts Layers for Efficient BERT Training")
+    'Mixture-of-experts layers for efficient BERT training'
+    >>> sentence_case("Attention is all you need")
+    'Attention is all you need'
+    """
+    words = [w for w in _WORD.findall(title) if len(w) > 3]
+    if sum(w[0].isupper() for w in words) < 0.6 * len(words) or not words:
+        return title
+    return _WORD.sub(_uncapitalise, title)
+
+
+def _uncapitalise(word: re.Match[str]) -> str:
+    w = word.group()
+    if word.start() == 0 or not (w[0].isupper() and w[1:].islower()):
+        return w
+    lowered = w[0].lower() + w[1:]
+    return lowered if len(lowered) == len(w) else w
+
+
+def _located(span: Span, title: str | None) -> tuple[TextField, int, int] | None:
     """The field ``span`` is in and its offsets there; ``None`` if it runs from the title into the abstract."""
     start, end = span.start_char, span.end_char
-    if title_end is None:
+    if title is None:
         return "abstract", start, end
-    if end <= title_end:
+    if end <= len(title):
         return "title", start, end
-    body = title_end + len(TITLE_SEPARATOR)
+    body = len(title) + len(TITLE_SEPARATOR)
     return ("abstract", start - body, end - body) if start >= body else None
 
 
 def mentions(doc: Doc) -> list[Mention]:
     """The plain-data mentions of an annotated ``Doc``: the boundary of the NLP layer.
 
-    Offsets index the field each mention is in (see :func:`paper_doc`); a title mention's
-    evidence is the title.
+    Offsets index the field each mention is in (see :func:`paper_doc`); a title mention's text
+    is as the title spells it, and its evidence is the title.
     """
     found = []
-    title_end = doc._.title_end
+    title = doc._.title
     sentences: dict[int, str] = {}
     for span in doc.spans.get(SPANS_KEY, []):
-        located = _located(span, title_end)
+        located = _located(span, title)
         if located is None:
             continue
         field, start, end = located
-        if field == "title":
-            sentence = doc.text[:title_end]
+        if title is not None and field == "title":
+            text, sentence = title[start:end], title
         else:
             sent = span.sent
             if sent.start not in sentences:
                 sentences[sent.start] = sent.text
-            sentence = sentences[sent.start]
+            text, sentence = span.text, sentences[sent.start]
         found.append(
             Mention(
-                text=span.text,
+                text=text,
                 type=span.label_,
                 start=start,
                 end=end,
@@ -151,26 +181,28 @@ def mentions(doc: Doc) -> list[Mention]:
 def relations(doc: Doc) -> list[Relation]:
     """The plain-data relations of an annotated ``Doc`` (``kg_relations``'s span pairs)."""
     spans = doc.spans.get(SPANS_KEY, [])
-    title_end = doc._.title_end
+    title = doc._.title
     out = []
     for h, t, kind in doc._.relations or []:
         head, tail = spans[h], spans[t]
-        at_head, at_tail = _located(head, title_end), _located(tail, title_end)
+        at_head, at_tail = _located(head, title), _located(tail, title)
         if at_head is None or at_tail is None:
             continue
-        field = at_head[0]
+        field, head_start, head_end = at_head
+        _, tail_start, tail_end = at_tail
+        in_title = title is not None and field == "title"
         out.append(
             Relation(
                 type=kind,
                 head=head.id_,
                 tail=tail.id_,
-                head_text=head.text,
-                tail_text=tail.text,
-                head_start=at_head[1],
-                head_end=at_head[2],
-                tail_start=at_tail[1],
-                tail_end=at_tail[2],
-                sentence=doc.text[:title_end] if field == "title" else head.sent.text,
+                head_text=title[head_start:head_end] if in_title else head.text,
+                tail_text=title[tail_start:tail_end] if in_title else tail.text,
+                head_start=head_start,
+                head_end=head_end,
+                tail_start=tail_start,
+                tail_end=tail_end,
+                sentence=title if in_title else head.sent.text,
                 field=field,
             )
         )

@@ -20,11 +20,12 @@ XSS_ABSTRACT = "We use <b>BERT</b> <script>window.__pwned = 'abstract'</script> 
 
 def _evil_graph():
     papers = [Paper("p1", XSS_TITLE, XSS_ABSTRACT, 2020),
-              Paper("p2", "Plain", "Plain text about BERT models here.", 2021)]  # fmt: skip
+              Paper("p2", "Plain BERT", "Plain text about BERT models here.", 2021)]  # fmt: skip
     ext = [
         Extraction("p1", [Mention("BERT", "Method", 10, 14, XSS_ABSTRACT, "uses", "bert"),
                           Mention("<b>", "Technique", 7, 10, XSS_ABSTRACT, "mentions", "<b>")]),
-        Extraction("p2", [Mention("BERT", "Method", 17, 21, "Plain text about BERT models here.", "mentions",
+        Extraction("p2", [Mention("BERT", "Method", 6, 10, "Plain BERT", "mentions", "bert", "title"),
+                          Mention("BERT", "Method", 17, 21, "Plain text about BERT models here.", "mentions",
                                   "bert")]),
     ]  # fmt: skip
     B = build_graph(papers, ext)
@@ -73,6 +74,11 @@ def test_escaped_page_shows_text_and_runs_nothing(tmp_path, browser):
     assert "<script>window.__pwned" in page.locator("#details p").inner_text()
     assert page.evaluate("window.__pwned") is None
     assert page.locator("#details script, #details img").count() == 0
+    # a mention whose evidence is the paper's title says so
+    edge = page.evaluate("kgEdges.get().find(e => e.rel === 'MENTIONS' && e.from === 'paper:p2').id")
+    page.evaluate(f"void kgNetwork.body.emitter.emit('click', {{nodes: [], edges: ['{edge}']}})")
+    assert page.locator("#details strong").inner_text() == "Evidence (the title)"
+    assert page.locator("#details p").inner_text() == "Plain BERT"
     assert log.errors == [] and log.requests == []
 
 

@@ -1,4 +1,4 @@
-"""Extract stage: abstracts -> typed concept mentions with roles and evidence."""
+"""Extract stage: papers (title and abstract) -> typed concept mentions with roles and evidence."""
 
 from kg.extract.pipeline import extract, load_pipeline, mentions, model_version
 

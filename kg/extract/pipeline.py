@@ -118,7 +118,7 @@ def sentence_case(title: str) -> str:
     'Attention is all you need'
     """
     words = [w for w in _WORD.findall(title) if len(w) > 3]
-    if sum(w[0].isupper() for w in words) < 0.6 * len(words) or not words:
+    if not words or sum(w[0].isupper() for w in words) < 0.6 * len(words):
         return title
     return _WORD.sub(_uncapitalise, title)
 

@@ -95,6 +95,8 @@ def test_title_is_a_sentence_of_its_own(nlp):
     # no final full stop: without the forced break the title would run into the abstract's first sentence
     doc = nlp(paper_doc(nlp, MOE_TITLE, MOE))
     title, abstract = list(doc.sents)[:2]
+    # without a title the model reads the abstract alone, as before titles were read
+    assert paper_doc(nlp, "", MOE).text == MOE and paper_doc(nlp, " ", MOE)._.title is None
     assert title.start_char == 0 and abstract.start_char == len(MOE_TITLE + "\n\n")
     [x] = extract([Paper("p", MOE_TITLE, MOE)], nlp=nlp)
     for m in x.mentions:

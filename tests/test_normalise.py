@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kg.normalise import Normaliser, find_acronyms
@@ -33,6 +35,71 @@ def norm():
 )
 def test_variants_share_one_key(norm, variants, key):
     assert {norm.key(v) for v in variants} == {key}
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("sentiment analyses", "sentiment analysis"),
+        ("competing hypotheses", "competing hypothesis"),
+        ("social biases", "social bias"),
+        ("sparse matrices", "sparse matrix"),
+        ("input sizes", "input size"),
+        ("KV caches", "kv cache"),
+        ("RKHS", "rkhs"),  # reproducing kernel Hilbert space: the S is no plural
+        ("DARTS", "darts"),
+        ("GPUs", "gpu"),
+    ],
+)
+def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):
+    assert norm.key(text) == key
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("CIFAR-10 and", "cifar 10"),
+        ("learning a", "learning"),
+        ("Recognition of proper nouns in", "recognition of proper noun"),
+        ("a new architecture called DARTS", "architecture called darts"),
+        ("called DARTS", "darts"),
+        ("named ConvBERT", "convbert"),
+        ("named entity recognition", "named entity recognition"),
+        ("in-context learning", "in context learning"),
+    ],
+)
+def test_function_and_naming_words_leave_the_edges(norm, text, key):
+    assert norm.key(text) == key
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sentiment analyses", "the models of", "Pre-Trained Language Models (PLMs)", "a set of hypotheses",
+     "biases", "modellings", "learning a", "NMT systems", "behaviours", "Tokenisation strategies"],
+)  # fmt: skip
+def test_a_key_is_its_own_key(norm, text):
+    assert norm.key(norm.key(text)) == norm.key(text)
+
+
+def test_keys_are_idempotent_on_any_text(norm):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    caps_s = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")  # "RKHS" keeps its S only while in capitals
+    vocabulary = ("the a of and in named called models analyses biases LLMs BERT pre trained - ( ) , . / data set "
+                  "sets learning modelling Tokenisation classes entity neural")  # fmt: skip
+    words = st.sampled_from(vocabulary.split())
+    texts = st.one_of(
+        st.lists(words, max_size=8).map(" ".join),
+        st.text(alphabet="abcesyAEBSLM- ().,/&'0123456789éü", max_size=30),
+    )
+
+    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.given(texts)
+    def check(text):
+        hypothesis.assume(not caps_s.search(text))
+        assert norm.key(norm.key(text)) == norm.key(text)
+
+    check()
 
 
 @pytest.mark.parametrize("word", ["analysis", "corpus", "semantics", "bias", "syntax"])
@@ -86,3 +153,8 @@ def test_keys_do_not_depend_on_order_or_instance():
     a, b = Normaliser(), Normaliser()
     words = ["Transformers", "BERT", "graph neural networks", "GNNs"]
     assert [a.key(w) for w in words] == [b.key(w) for w in reversed(words)][::-1]
+
+
+def test_alias_targets_are_keys(norm):
+    # a forced concept that were not its own key would change when keyed again
+    assert {v: norm.key(v) for v in norm.aliases.force.values() if norm.key(v) != v} == {}

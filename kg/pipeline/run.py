@@ -472,7 +472,7 @@ def extract_cached(
             for p in chunk:
                 if p.abstract in cached:
                     hit = cached[p.abstract]
-                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations)
+                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations, hit.rules)
                     hits += 1
                 else:
                     yield p

@@ -158,3 +158,18 @@ def test_keys_do_not_depend_on_order_or_instance():
 def test_alias_targets_are_keys(norm):
     # a forced concept that were not its own key would change when keyed again
     assert {v: norm.key(v) for v in norm.aliases.force.values() if norm.key(v) != v} == {}
+
+
+def test_acronym_long_forms_spelled_by_initials():
+    text = (
+        "Agents trained with proximal policy optimization (PPO) fit functions in a reproducing kernel Hilbert "
+        "space (RKHS); we align them by reinforcement learning from human feedback (RLHF)."
+    )
+    found = {(a.short, a.long) for a in find_acronyms(text)}
+    assert found == {
+        ("PPO", "proximal policy optimization"),  # the shortest window would be "policy optimization"
+        ("RKHS", "reproducing kernel Hilbert space"),
+        ("RLHF", "reinforcement learning from human feedback"),
+    }
+    for a in find_acronyms(text):
+        assert text[a.long_start : a.long_end] == a.long

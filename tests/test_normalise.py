@@ -173,3 +173,98 @@ def test_acronym_long_forms_spelled_by_initials():
     }
     for a in find_acronyms(text):
         assert text[a.long_start : a.long_end] == a.long
+
+
+def _paper(pid, abstract, *phrases, relations=()):
+    """A paper and its extraction: a mention for each (phrase, key) where the phrase first occurs."""
+    from kg.records import Extraction, Mention, Paper, Relation
+
+    ms = []
+    for phrase, key in phrases:
+        start = abstract.index(phrase)
+        ms.append(Mention(phrase, "Method", start, start + len(phrase), abstract, "uses", key))
+    spans = {m.concept: m for m in ms}
+    rs = [Relation("USED_FOR", h, t, spans[h].text, spans[t].text, spans[h].start, spans[h].end, spans[t].start,
+                   spans[t].end, abstract) for h, t in relations]  # fmt: skip
+    return Paper(pid, "", abstract), Extraction(pid, ms, rs)
+
+
+def _run(*pairs, known=frozenset()):
+    from kg.normalise.run import normalise_run
+
+    papers, extractions = zip(*pairs, strict=True)
+    out, rules = normalise_run(list(papers), list(extractions), known=known)
+    return {x.id: [m.concept for m in x.mentions] for x in out}, rules, out
+
+
+def test_run_acronyms_serve_every_abstract():
+    keys, rules, _ = _run(
+        _paper("a", "Agents trained with proximal policy optimization (PPO) learn fast.",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+        _paper("b", "We show that PPO agents and DARTS cells overfit.", ("PPO agents", "ppo agent"),
+               ("DARTS", "darts")),
+        _paper("c", "Differentiable architecture search (DARTS) is cheap.",
+               ("Differentiable architecture search (DARTS)", "differentiable architecture search")),
+        # an abstract's own definition wins for it
+        _paper("d", "Parallel prefix operations (PPO) and PPO trees.",
+               ("Parallel prefix operations (PPO)", "parallel prefix operation"),
+               ("PPO trees", "parallel prefix operation tree")),
+        _paper("e", "Using proximal policy optimization (PPO) again.",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+    )  # fmt: skip
+    assert keys["b"] == ["proximal policy optimization agent", "differentiable architecture search"]
+    assert keys["d"] == ["parallel prefix operation", "parallel prefix operation tree"]
+    assert rules["acronym from the run"] == 2
+
+
+def test_run_folds_compounds_to_one_key():
+    keys, rules, _ = _run(
+        _paper("a", "A new data set for parsing.", ("data set", "data set")),
+        _paper("b", "This data-set is large.", ("data-set", "data set")),
+        _paper("c", "A dataset of tweets.", ("dataset", "dataset")),
+        _paper("d", "Meta-learning helps. So does metalearning with an auto encoder and an autoencoder.",
+               ("Meta-learning", "meta learning"), ("metalearning", "metalearning"), ("auto encoder", "auto encoder"),
+               ("autoencoder", "autoencoder")),
+        _paper("e", "We use a dat aset.", ("dat aset", "dat aset")),
+    )  # fmt: skip
+    assert keys["c"] == ["data set"]  # the most frequent form
+    assert keys["d"] == ["metalearning", "metalearning", "autoencoder", "autoencoder"]  # a tie: the closed form
+    assert keys["e"] == ["data set"]  # (the same letters: folding cannot tell)
+    assert rules["compound folded"] == 4
+
+
+def test_run_strips_generic_heads_from_names_of_the_run():
+    keys, rules, out = _run(
+        _paper("a", "We fine-tune the BERT model with a neural network model.", ("BERT model", "bert model"),
+               ("neural network model", "neural network model"), relations=[("bert model", "neural network model")]),
+        _paper("b", "BERT and neural networks are language models.", ("BERT", "bert"),
+               ("neural networks", "neural network"), ("language models", "language model")),
+        _paper("c", "The language of a ResNet architecture.", ("language", "language"),
+               ("ResNet architecture", "resnet architecture")),
+        known=frozenset({"resnet"}),
+    )  # fmt: skip
+    assert keys["a"] == ["bert", "neural network"]
+    assert keys["b"] == ["bert", "neural network", "language model"]  # "language" is one common word
+    assert keys["c"] == ["language", "resnet"]  # the gazetteer knows ResNet
+    assert (out[0].relations[0].head, out[0].relations[0].tail) == ("bert", "neural network")
+    assert rules["generic head stripped"] == 3
+
+
+def test_run_keys_do_not_depend_on_order():
+    pairs = [
+        _paper("a", "A data set.", ("data set", "data set")),
+        _paper("b", "A dataset.", ("dataset", "dataset")),
+        _paper("c", "Meta learning.", ("Meta learning", "meta learning")),
+        _paper("d", "Metalearning.", ("Metalearning", "metalearning")),
+    ]
+    forward, _, _ = _run(*pairs)
+    backward, _, _ = _run(*reversed(pairs))
+    assert forward == backward == {"a": ["dataset"], "b": ["dataset"], "c": ["metalearning"], "d": ["metalearning"]}
+
+
+def test_relations_within_one_concept_are_dropped():
+    _, rules, out = _run(
+        _paper("a", "We use the data set to build a dataset.", ("data set", "data set"), ("dataset", "dataset"),
+               relations=[("data set", "dataset")]),
+    )  # fmt: skip
+    assert out[0].relations == [] and rules["relation within one concept dropped"] == 1

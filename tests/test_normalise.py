@@ -268,3 +268,24 @@ def test_relations_within_one_concept_are_dropped():
                relations=[("data set", "dataset")]),
     )  # fmt: skip
     assert out[0].relations == [] and rules["relation within one concept dropped"] == 1
+
+
+def test_new_papers_get_the_keys_of_the_stored_run():
+    from kg.normalise.run import RunTables, normalise_run, run_tables
+
+    old = [
+        _paper("a", "Agents trained with proximal policy optimization (PPO) learn fast.",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+        _paper("b", "A data set and a data set.", ("data set", "data set")),
+        _paper("c", "The BERT encoder.", ("BERT", "bert")),
+    ]  # fmt: skip
+    new = [_paper("d", "PPO agents fine-tune a BERT model on a dataset.", ("PPO agents", "ppo agent"),
+                  ("BERT model", "bert model"), ("dataset", "dataset"))]  # fmt: skip
+    papers, extractions = zip(*old, strict=True)
+    stored = RunTables.from_dict(run_tables(papers, extractions).to_dict())  # as the state keeps them
+    papers, extractions = zip(*new, strict=True)
+    tables = run_tables(papers, extractions, prior=stored)
+    out, _ = normalise_run(papers, list(extractions), tables=tables, stored=stored)
+    # "dataset" ties with "data set": a full run would key both papers "dataset", the update keeps "data set"
+    assert [m.concept for m in out[0].mentions] == ["proximal policy optimization agent", "bert", "data set"]
+    assert stored.moved_by(tables, Normaliser().generic_heads) == ["'data set' is now 'dataset'"]

@@ -23,6 +23,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters
@@ -30,6 +31,8 @@ from kg.normalise.keys import Normaliser
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
+#: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
+_ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
 ACRONYM, COMPOUND, HEAD, SELF_RELATION = (
     "acronym from the run",
@@ -41,24 +44,88 @@ ACRONYM, COMPOUND, HEAD, SELF_RELATION = (
 
 @dataclass(frozen=True)
 class RunTables:
-    """What the run-wide rules decided: kept by incremental runs for the papers they add.
+    """What the run-wide rules count, and what they decide from it.
 
-    ``acronyms``: short form -> key of its long form; ``concepts``: every key of the run after
-    the acronym and compound rules (one per space-less form); ``named``: the one-word ones among
-    them that some mention writes as a name ("BERT", "ResNet", "GPT-2").
+    ``definitions``: short form -> key of a long form -> abstracts that define it so;
+    ``counts``: mentions of each key after the acronym rule; ``named``: the one-word keys that
+    some mention writes as a name ("BERT", "ResNet", "GPT-2"); ``bare``: the short forms some
+    mention uses in an abstract that does not define them. Incremental runs keep them, to give
+    new papers the keys a full run would and to tell when the new papers change old ones.
     """
 
-    acronyms: dict[str, str] = field(default_factory=dict)
-    concepts: frozenset[str] = frozenset()
+    definitions: dict[str, dict[str, int]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
     named: frozenset[str] = frozenset()
+    bare: frozenset[str] = frozenset()
+
+    @cached_property
+    def acronyms(self) -> dict[str, str]:
+        """Short form -> key of its long form: the most frequent spelled by its initials, then the most frequent."""
+        table = {}
+        for short, longs in self.definitions.items():
+            want = letters(short)
+            table[short] = min(longs, key=lambda k: (want not in initials(k), -longs[k], k))
+        return table
+
+    @cached_property
+    def closed(self) -> dict[str, str]:
+        """Space-less form -> key: the most frequent form, then the closed one, then the first in sort order."""
+        chosen: dict[str, str] = {}
+        for key, n in self.counts.items():
+            form = key.replace(" ", "")
+            best = chosen.get(form)
+            if best is None or (-n, key.count(" "), key) < (-self.counts[best], best.count(" "), best):
+                chosen[form] = key
+        return chosen
+
+    @cached_property
+    def concepts(self) -> frozenset[str]:
+        """Every key of the run after the acronym and compound rules."""
+        return frozenset(self.closed.values())
+
+    def merged(self, other: RunTables) -> RunTables:
+        """The tables of both runs' papers."""
+        definitions = {s: dict(d) for s, d in self.definitions.items()}
+        for short, longs in other.definitions.items():
+            mine = definitions.setdefault(short, {})
+            for key, n in longs.items():
+                mine[key] = mine.get(key, 0) + n
+        counts = dict(self.counts)
+        for key, n in other.counts.items():
+            counts[key] = counts.get(key, 0) + n
+        return RunTables(definitions, counts, self.named | other.named, self.bare | other.bare)
+
+    def moved_by(self, grown: RunTables, heads: frozenset[str]) -> list[str]:
+        """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
+
+        >>> old = RunTables(counts={"data set": 2}, bare=frozenset({"GCN"}))
+        >>> new = old.merged(RunTables({"GCN": {"graph convolutional network": 1}}, {"dataset": 3}))
+        >>> old.moved_by(new, frozenset())
+        ["the acronym GCN, used bare, is defined now: 'graph convolutional network'", "'data set' is now 'dataset'"]
+        """
+        moved = []
+        for short, key in sorted(grown.acronyms.items()):
+            if short in self.acronyms and self.acronyms[short] != key:
+                moved.append(f"the acronym {short} now stands for {key!r}, not {self.acronyms[short]!r}")
+            elif short not in self.acronyms and short in self.bare:
+                moved.append(f"the acronym {short}, used bare, is defined now: {key!r}")
+        old = self.closed
+        folded = sorted((old[form], key) for form, key in grown.closed.items() if old.get(form, key) != key)
+        moved += [f"{was!r} is now {key!r}" for was, key in folded]
+        for rest in sorted((grown.concepts - self.concepts) | (grown.named - self.named)):
+            for head in sorted(heads):
+                if (stored := old.get(f"{rest}{head}".replace(" ", ""))) is not None:
+                    moved.append(f"{rest!r} is a concept now: {stored!r} may lose its head word")
+        return moved
 
     def to_dict(self) -> dict[str, Any]:
-        return {"acronyms": dict(sorted(self.acronyms.items())), "concepts": sorted(self.concepts),
-                "named": sorted(self.named)}  # fmt: skip
+        return {"definitions": {s: dict(sorted(d.items())) for s, d in sorted(self.definitions.items())},
+                "counts": dict(sorted(self.counts.items())), "named": sorted(self.named),
+                "bare": sorted(self.bare)}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunTables:
-        return cls(dict(data["acronyms"]), frozenset(data["concepts"]), frozenset(data["named"]))
+        return cls(data["definitions"], data["counts"], frozenset(data["named"]), frozenset(data["bare"]))
 
 
 def normalise_run(
@@ -68,12 +135,14 @@ def normalise_run(
     normaliser: Normaliser | None = None,
     known: frozenset[str] = frozenset(),
     tables: RunTables | None = None,
+    stored: RunTables | None = None,
 ) -> tuple[list[Extraction], Counter[str]]:
     """Re-key the mentions and relations of a run with the run-wide rules.
 
     Returns new extractions (the inputs are left alone) and how often each rule fired, the
     per-paper rules of :class:`~kg.records.Extraction` included. ``tables`` are those of
-    :func:`run_tables` for these papers, built here if not given.
+    :func:`run_tables` for these papers, built here if not given. Papers added to a stored
+    run take its decisions where it made them (``stored``: its tables, which ``tables`` include).
 
     >>> ps = [Paper("1", "", "We train proximal policy optimization (PPO) agents."), Paper("2", "", "PPO fails.")]
     >>> def x(pid, text, start, key):
@@ -87,7 +156,7 @@ def normalise_run(
     papers = list(papers)
     defined = _defined_by_paper(papers, norm)
     tables = tables or run_tables(papers, extractions, normaliser=norm)
-    rekey = _Rekey(norm, tables, known)
+    rekey = _Rekey(norm, tables, known, stored or RunTables())
     rules: Counter[str] = Counter()
     out = []
     for x in extractions:
@@ -118,7 +187,7 @@ def run_tables(
     normaliser: Normaliser | None = None,
     prior: RunTables | None = None,
 ) -> RunTables:
-    """The run-wide tables of ``papers``; a ``prior`` run's decisions win where both decide.
+    """The run-wide tables of ``papers``, added to those of a ``prior`` run's papers.
 
     >>> ps = [Paper(str(i), "", text) for i, text in enumerate(["dataset", "data set", "data-set"])]
     >>> xs = [Extraction(p.id, [Mention(p.abstract, "Dataset", 0, 8, "", "uses", "data set")]) for p in ps[1:]]
@@ -128,46 +197,44 @@ def run_tables(
     """
     norm = normaliser or Normaliser()
     papers = list(papers)
-    acronyms = _acronym_table(papers, norm)
+    definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for p in papers:
+        for short, key in _definitions(p.abstract, norm):
+            # a definition an alias forbids keys the short form as itself: nothing to share
+            if key != norm.key(short):
+                definitions[short][key] += 1
+    tables = RunTables({s: dict(d) for s, d in definitions.items()})
+    acronyms = tables.acronyms
     if prior:
-        acronyms.update(prior.acronyms)
+        tables = prior.merged(tables)
+        acronyms = tables.acronyms | prior.acronyms  # the stored papers' long forms stay
     defined = _defined_by_paper(papers, norm)
     counts: Counter[str] = Counter()
-    named_forms: set[str] = set()
+    named: set[str] = set()
+    bare: set[str] = set()
     for x in extractions:
         own = defined.get(x.id, {})
         for m in x.mentions:
             key = _expand_acronyms(m, acronyms, own, norm) or m.concept
             counts[key] += 1
             if " " not in key and _written_as_name(m.text):
-                named_forms.add(key)
-    groups: defaultdict[str, list[str]] = defaultdict(list)
-    for key in counts:
-        groups[key.replace(" ", "")].append(key)
-    stored = {k.replace(" ", ""): k for k in prior.concepts} if prior else {}
-    # the most frequent form, then the closed one, then the first in sort order
-    chosen = {
-        form: stored.get(form) or min(keys, key=lambda k: (-counts[k], k.count(" "), k))
-        for form, keys in groups.items()
-    }
-    concepts = set(chosen.values())
-    named = {chosen[k.replace(" ", "")] for k in named_forms}
-    if prior:
-        concepts |= prior.concepts
-        named |= prior.named
-    return RunTables(acronyms, frozenset(concepts), frozenset(named))
+                named.add(key)
+            bare.update(s for w in _ACRONYM.findall(m.text) if (s := _short(w)) not in own)
+    return tables.merged(RunTables({}, dict(counts), frozenset(named), frozenset(bare)))
 
 
 class _Rekey:
     """The run-wide rules as lookups: a mention's key, or a bare key's (a relation's end)."""
 
-    def __init__(self, norm: Normaliser, tables: RunTables, known: frozenset[str]) -> None:
-        self.norm, self.tables, self.known = norm, tables, known
-        self.closed = {k.replace(" ", ""): k for k in tables.concepts}
-        self.targets = tables.concepts | {self.closed.get(k.replace(" ", ""), k) for k in known}
+    def __init__(self, norm: Normaliser, tables: RunTables, known: frozenset[str], stored: RunTables) -> None:
+        self.norm, self.known = norm, known
+        self.acronyms = tables.acronyms | stored.acronyms
+        self.closed = tables.closed | stored.closed
+        self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
+        self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
-        key = _expand_acronyms(m, self.tables.acronyms, own, self.norm)
+        key = _expand_acronyms(m, self.acronyms, own, self.norm)
         if key and key != m.concept:
             rules[ACRONYM] += 1
         key = key or m.concept
@@ -189,7 +256,7 @@ class _Rekey:
         rest = self.closed.get(rest.replace(" ", ""), rest)
         if rest not in self.targets or self.norm.is_generic(rest):
             return key
-        if " " not in rest and rest not in self.tables.named and rest not in self.known:
+        if " " not in rest and rest not in self.named and rest not in self.known:
             return key  # "language model" is no "language"
         return rest
 
@@ -200,21 +267,6 @@ def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:
         long_key = norm.key(a.long)
         if not norm.is_generic(long_key):
             yield _short(a.short), norm.resolve(a.short, long_key)
-
-
-def _acronym_table(papers: list[Paper], norm: Normaliser) -> dict[str, str]:
-    """Short form -> the key of its long form across ``papers`` (see the module's docstring)."""
-    seen: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    for p in papers:
-        for short, key in _definitions(p.abstract, norm):
-            # a definition an alias forbids stays the abstract's own: its key is the short form's
-            if key != norm.key(short):
-                seen[short][key] += 1
-    table = {}
-    for short, longs in seen.items():
-        want = letters(short)
-        table[short] = min(longs, key=lambda k: (want not in initials(k), -longs[k], k))
-    return table
 
 
 def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[str, str]]:

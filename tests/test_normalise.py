@@ -289,3 +289,15 @@ def test_new_papers_get_the_keys_of_the_stored_run():
     # "dataset" ties with "data set": a full run would key both papers "dataset", the update keeps "data set"
     assert [m.concept for m in out[0].mentions] == ["proximal policy optimization agent", "bert", "data set"]
     assert stored.moved_by(tables, Normaliser().generic_heads) == ["'data set' is now 'dataset'"]
+
+
+def test_run_acronyms_are_acronyms():
+    # a capitalised word in brackets is no short form for the whole run to expand
+    abstract = ("This year we focus on the Arabic-English, Chinese-Spanish and pivot Chinese-(English)-Spanish "
+                "translation tasks.")  # fmt: skip
+    keys, rules, _ = _run(
+        _paper("a", abstract, ("Arabic-English", "arabic english")),
+        _paper("b", "English text simplification is hard.",
+               ("English text simplification", "english text simplification")),
+    )  # fmt: skip
+    assert keys["b"] == ["english text simplification"] and rules["acronym from the run"] == 0

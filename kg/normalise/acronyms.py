@@ -77,11 +77,18 @@ def _spelled_by_initials(short: str, window: str) -> str | None:
     want = letters(short)
     if len(want) < 2 or not want.isalpha():
         return None
-    starts = [m.start() for m in _WORD.finditer(window)]
-    for start in reversed(starts):
-        candidate = window[start:].strip(" ,;:")
-        if want in initials(candidate):
+    if want[0] not in window.lower():
+        return None
+    every, kept = "", ""  # the initials of the words from ``start`` on, read backwards
+    for m in reversed(list(_WORD.finditer(window))):
+        parts = _WORD_PARTS.findall(m.group().lower())
+        every = "".join(p[0] for p in parts) + every
+        kept = "".join(p[0] for p in parts if p not in _SKIPPED) + kept
+        if want in (every, kept):
+            candidate = window[m.start() :].strip(" ,;:")
             return candidate if candidate.lower() != want else None
+        if len(kept) > len(want) and len(every) > len(want):
+            return None
     return None
 
 

@@ -57,6 +57,8 @@ class RunTables:
     counts: dict[str, int] = field(default_factory=dict)
     named: frozenset[str] = frozenset()
     bare: frozenset[str] = frozenset()
+    #: The acronyms each paper of the run defines (short form -> key), while the run lasts.
+    defined: dict[str, dict[str, str]] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def acronyms(self) -> dict[str, str]:
@@ -154,8 +156,8 @@ def normalise_run(
     """
     norm = normaliser or Normaliser()
     papers = list(papers)
-    defined = _defined_by_paper(papers, norm)
     tables = tables or run_tables(papers, extractions, normaliser=norm)
+    defined = tables.defined if tables.defined is not None else _defined_by_paper(papers, norm)
     rekey = _Rekey(norm, tables, known, stored or RunTables())
     rules: Counter[str] = Counter()
     out = []
@@ -196,19 +198,19 @@ def run_tables(
     ['data set']
     """
     norm = normaliser or Normaliser()
-    papers = list(papers)
+    defined = _defined_by_paper(list(papers), norm)
     definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    for p in papers:
-        for short, key in _definitions(p.abstract, norm):
-            # a definition an alias forbids keys the short form as itself: nothing to share
-            if key != norm.key(short):
+    for own in defined.values():
+        for short, key in own.items():
+            # an alias decides for its short form ("LLM"), and one that forbids a definition
+            # keys the short form as itself: nothing to share
+            if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
                 definitions[short][key] += 1
     tables = RunTables({s: dict(d) for s, d in definitions.items()})
     acronyms = tables.acronyms
     if prior:
         tables = prior.merged(tables)
         acronyms = tables.acronyms | prior.acronyms  # the stored papers' long forms stay
-    defined = _defined_by_paper(papers, norm)
     counts: Counter[str] = Counter()
     named: set[str] = set()
     bare: set[str] = set()
@@ -220,7 +222,8 @@ def run_tables(
             if " " not in key and _written_as_name(m.text):
                 named.add(key)
             bare.update(s for w in _ACRONYM.findall(m.text) if (s := _short(w)) not in own)
-    return tables.merged(RunTables({}, dict(counts), frozenset(named), frozenset(bare)))
+    tables = tables.merged(RunTables({}, dict(counts), frozenset(named), frozenset(bare)))
+    return replace(tables, defined=defined)
 
 
 class _Rekey:
@@ -274,13 +277,23 @@ def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[s
     return {p.id: dict(_definitions(p.abstract, norm)) for p in papers if "(" in p.abstract}
 
 
+def _looks_like_acronym(short: str) -> bool:
+    """ "PPO", "BiLSTM", "DARTS": two capitals or more, and at least half the letters; not "English"."""
+    caps = sum(c.isupper() for c in short)
+    return caps >= 2 and 2 * caps >= sum(c.isalpha() for c in short)
+
+
 def _short(short: str) -> str:
     """ "LLMs" -> "LLM"; "RKHS", "DARTS" stay (a capital S is no plural)."""
     return short[:-1] if len(short) > 2 and short[-1] == "s" and short[:-1].isupper() else short
 
 
 def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], norm: Normaliser) -> str | None:
-    """The key of ``m`` with the run's long forms for the bare acronyms its paper does not define."""
+    """The key of ``m`` with the run's long forms for the bare acronyms its paper does not define.
+
+    A mention its abstract keyed by more than its words ("DP-SGD", defined there as a whole;
+    "supervised" of "supervised and unsupervised learning") keeps its key.
+    """
     if not acronyms or "(" in m.text:
         return None
     found = False
@@ -296,7 +309,7 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
         return acronyms[short]
 
     text = _WORD.sub(long_form, m.text)
-    return norm.key(text) if found else None
+    return norm.key(text) if found and norm.key(m.text) == m.concept else None
 
 
 def _written_as_name(text: str) -> bool:

@@ -167,6 +167,7 @@ def build(
     from kg.build import build_graph, knowledge_graph
     from kg.extract import extract as run_extract
     from kg.link import cooccurrence, link_papers
+    from kg.normalise.run import normalise_run
     from kg.records import Extraction
     from kg.store import write_embedded
     from kg.viz import full_view, write_html
@@ -180,6 +181,8 @@ def build(
             extractions = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
     else:
         extractions = list(run_extract(papers))
+    # a mentions file of an earlier `kg run` holds final keys already: the rules change nothing there
+    extractions, _ = normalise_run(papers, extractions)
     B = build_graph(papers, extractions)
     G = knowledge_graph(B, link_papers(B), cooccurrence(B))
     counts = write_embedded(G, db)

@@ -94,17 +94,23 @@ class Relation:
 
 @dataclass(slots=True)
 class Extraction:
-    """Everything extraction found in one paper: one line of ``kg extract`` output."""
+    """Everything extraction found in one paper: one line of ``kg extract`` output.
+
+    ``rules`` counts the key rules that fired in the paper (README "Concept keys"): the run
+    report adds them up.
+    """
 
     id: str
     mentions: list[Mention]
     relations: list[Relation] = field(default_factory=list)
+    rules: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "mentions": [m.to_dict() for m in self.mentions],
             "relations": [r.to_dict() for r in self.relations],
+            "rules": dict(sorted(self.rules.items())),
         }
 
     @classmethod
@@ -113,4 +119,5 @@ class Extraction:
             id=data["id"],
             mentions=[Mention(**m) for m in data["mentions"]],
             relations=[Relation(**r) for r in data.get("relations", [])],
+            rules=dict(data.get("rules", {})),
         )

@@ -120,7 +120,8 @@ def test_exact_graph_counts(run):
 
 def test_report_has_every_figure(run):
     _, _, report = run
-    assert set(report["stages"]) == {"read", "extract", "build", "link", "analyse", "store", "visualise", "report"}
+    assert set(report["stages"]) == {"read", "extract", "normalise", "build", "link", "analyse", "store", "visualise",
+                                     "report"}  # fmt: skip
     assert report["versions"]["model"].startswith("kg_concepts-")
     assert report["peak_memory_mb"] > 0
     assert set(report["outputs"]) == {"rejects", "cache", "mentions", "store", "html", "html_concepts", "html_papers",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from kg.extract import extract, mentions
+from kg.extract.components import RULES
 from kg.normalise import Normaliser
 from kg.records import RELATION_TYPES, Paper
 from tests.conftest import SAMPLE, with_entities
@@ -34,7 +35,7 @@ def test_contract_offsets_types_roles(nlp, sample_run):
     fields = set()
     for line in lines:
         row = json.loads(line)
-        assert set(row) == {"id", "mentions", "relations"}
+        assert set(row) == {"id", "mentions", "relations", "rules"}
         record = records[row["id"]]
         for m in row["mentions"]:
             assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept", "field"}
@@ -196,3 +197,75 @@ def test_two_processes_give_the_same_output(nlp):
     one = [x.to_dict() for x in extract(papers, nlp=nlp, n_process=1)]
     two = [x.to_dict() for x in extract(papers, nlp=nlp, n_process=2, batch_size=2)]
     assert one == two
+
+
+def _spans(nlp, text, ents):
+    """(text, concept) of each mention, in order, and the rules that fired."""
+    doc = with_entities(nlp, text, ents, disable=["tok2vec", "ner", "sentencizer", "kg_concepts", "kg_roles"])
+    for name in ("sentencizer", "kg_concepts", "kg_roles"):
+        doc = nlp.get_pipe(name)(doc)
+    found = mentions(doc)
+    assert all(text[m.start : m.end] == m.text for m in found)
+    return [(m.text, m.concept) for m in found], doc.user_data[RULES]
+
+
+def test_acronym_in_brackets_is_not_read_twice(nlp):
+    text = "Reinforcement learning (RL) algorithms learn from rewards. Other reinforcement learning algorithms fail."
+    found, rules = _spans(nlp, text, [("Method", "Reinforcement learning (RL) algorithms"),
+                                      ("Method", "reinforcement learning algorithms")])  # fmt: skip
+    assert [k for _, k in found] == ["reinforcement learning algorithm"] * 2
+    assert rules == {"acronym in brackets": 1}
+    text = "Large language models have advanced natural language processing (NLP) tasks such as summarization."
+    found, _ = _spans(nlp, text, [("Task", "natural language processing (NLP) tasks")])
+    assert found == [("natural language processing (NLP) tasks", "natural language processing task")]
+
+
+def test_function_and_naming_words_leave_mention_edges(nlp):
+    text = "We propose a differentiable architecture search called DARTS. It is evaluated on CIFAR-10 and ImageNet."
+    found, rules = _spans(nlp, text, [("Method", "called DARTS"), ("Material", "CIFAR-10 and")])
+    assert found == [("DARTS", "darts"), ("CIFAR-10", "cifar 10")]
+    assert rules == {"naming word": 1, "function word trimmed": 1}
+    text = "Recognition of proper nouns in Japanese text is hard, and in-context learning a remedy."
+    found, _ = _spans(nlp, text, [("Task", "Recognition of proper nouns in"), ("Method", "in-context learning a")])
+    assert found == [("Recognition of proper nouns", "recognition of proper noun"),
+                     ("in-context learning", "in context learning")]  # fmt: skip
+    found, _ = _spans(nlp, "A named entity recognition model.", [("Task", "named entity recognition")])
+    assert found == [("named entity recognition", "named entity recognition")]
+
+
+def test_coordinations_split_into_their_concepts(nlp):
+    text = (
+        "We train on CIFAR-10 and ImageNet with data and model parallelism. The loss combines supervised and "
+        "unsupervised learning; we compare Stochastic Gradient Descent and Adam and report BLEU, METEOR and ROUGE."
+    )
+    found, rules = _spans(nlp, text, [
+        ("Material", "CIFAR-10 and ImageNet"), ("Method", "data and model parallelism"),
+        ("Method", "supervised and unsupervised learning"), ("Method", "Stochastic Gradient Descent and Adam"),
+        ("Metric", "BLEU, METEOR and ROUGE")])  # fmt: skip
+    assert found == [
+        ("CIFAR-10", "cifar 10"), ("ImageNet", "imagenet"),
+        ("data", "data parallelism"), ("model parallelism", "model parallelism"),
+        # the first conjunct's mention is its own words; its key takes the shared head
+        ("supervised", "supervised learning"), ("unsupervised learning", "unsupervised learning"),
+        ("Stochastic Gradient Descent", "stochastic gradient descent"), ("Adam", "adam"),
+        ("BLEU", "bleu"), ("METEOR", "meteor"), ("ROUGE", "rouge"),
+    ]  # fmt: skip
+    assert rules == {"coordination split": 6}
+
+
+def test_coordinations_that_name_one_thing_stay_whole(nlp):
+    text = (
+        "Funding for research and development grew. There is a trade-off between accuracy and efficiency. "
+        "We address forecasting and anomaly detection with a pick-and-place robot."
+    )
+    found, _ = _spans(nlp, text, [("Task", "research and development"),
+                                  ("Metric", "trade-off between accuracy and efficiency"),
+                                  ("Task", "forecasting and anomaly detection"),
+                                  ("Task", "pick-and-place robot")])  # fmt: skip
+    assert found == [
+        ("research and development", "research and development"),
+        ("trade-off between accuracy and efficiency", "trade off between accuracy and efficiency"),
+        # a gerund names a task of its own: no shared head
+        ("forecasting", "forecasting"), ("anomaly detection", "anomaly detection"),
+        ("pick-and-place robot", "pick and place robot"),
+    ]  # fmt: skip

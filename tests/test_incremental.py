@@ -43,42 +43,74 @@ def grown(tmp_path_factory):
     return first, second, fresh, out, fresh_out
 
 
+def _lagging(out, fresh_out):
+    """The concepts whose stored papers keep keys a rebuild changes (README "Incremental runs"), and those papers."""
+    nodes, edges = _split(read_embedded(out / "kg.lbug"))
+    fresh_nodes, fresh_edges = _split(read_embedded(fresh_out / "kg.lbug"))
+    said, fresh_said = set(edges["MENTIONS"]), set(fresh_edges["MENTIONS"])
+    papers = {p for p, _ in said ^ fresh_said}
+    concepts = {c for p, c in said | fresh_said if p in papers} | (nodes.keys() ^ fresh_nodes.keys())
+    return concepts, papers
+
+
 def test_new_papers_are_added_not_rebuilt(grown):
-    first, second, fresh, _, _ = grown
+    first, second, fresh, out, fresh_out = grown
     assert first.update["mode"] == "full" and fresh.update["mode"] == "full"
     assert second.update == {"mode": "incremental", "reason": "", "papers_added": 50, "sources_not_read": 0}
     assert second.cache == {"hits": 0, "extracted": 50}
     assert "analyse" not in second.stages and "report" not in second.stages
     # the counts of the run report add up to those of a fresh run on all the papers
     assert second.records == fresh.records and second.mentions == fresh.mentions
+    assert second.normalise["rules"] == fresh.normalise["rules"] | {
+        k: second.normalise["rules"][k] for k in ("acronym from the run", "compound folded", "generic head stripped")
+    }
+    # the new papers define an acronym old ones use bare, name concepts old ones write with a head word...:
+    # those old papers keep their keys until the next full run
+    lagging, papers = _lagging(out, fresh_out)
+    assert second.normalise["stored_keys_behind"] > 0 and len(papers) <= 2 * second.normalise["stored_keys_behind"]
+    assert not {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]} & papers
     # a concept keeps the type it was first stored with (a rebuild takes its commonest type)
-    assert sum(second.concepts.values()) == sum(fresh.concepts.values())
-    assert second.graph["nodes"] == fresh.graph["nodes"]
+    gone = len([n for n in lagging if n.startswith("concept:")])
+    assert abs(sum(second.concepts.values()) - sum(fresh.concepts.values())) <= gone
+    assert second.graph["nodes"]["Paper"] == fresh.graph["nodes"]["Paper"]
 
 
 def test_the_updated_store_matches_a_rebuilt_one(grown):
     _, second, _, out, fresh_out = grown
     nodes, edges = _split(read_embedded(out / "kg.lbug"))
     fresh_nodes, fresh_edges = _split(read_embedded(fresh_out / "kg.lbug"))
-    assert nodes.keys() == fresh_nodes.keys()
+    lagging, lagging_papers = _lagging(out, fresh_out)
+    assert nodes.keys() - lagging == fresh_nodes.keys() - lagging
     papers = [n for n in nodes if n.startswith("paper:")]
     assert all(nodes[n] == fresh_nodes[n] for n in papers)
     # concepts: the same keys and paper counts; names and types are kept from when they were first stored
     same = ("key", "paper_count")
-    assert all({k: nodes[n][k] for k in same} == {k: fresh_nodes[n][k] for k in same} for n in nodes if n not in papers)
-    assert edges["MENTIONS"] == fresh_edges["MENTIONS"]
-    assert edges["CO_OCCURS"] == fresh_edges["CO_OCCURS"]
+    assert all({k: nodes[n][k] for k in same} == {k: fresh_nodes[n][k] for k in same}
+               for n in nodes if n not in papers and n not in lagging)  # fmt: skip
+
+    def steady(es):
+        return {e: d for e, d in es.items() if not lagging & set(e) and not lagging_papers & set(e)}
+
+    assert steady(edges["MENTIONS"]) == steady(fresh_edges["MENTIONS"])
+    assert steady(edges["CO_OCCURS"]) == steady(fresh_edges["CO_OCCURS"])
     for rel in RELATION_TYPES:  # what the abstracts state: the papers that state it, the first one's sentence
-        assert edges.get(rel) == fresh_edges.get(rel), rel
+        assert steady(edges.get(rel, {})) == steady(fresh_edges.get(rel, {})), rel
     # each new paper keeps the k links a rebuild gives it, with the rebuild's weights and concepts;
     # old papers' links differ a little (a rebuild reweighs them with the grown corpus's idf)
     links, fresh_links = edges["SHARES_CONCEPTS"], fresh_edges["SHARES_CONCEPTS"]
     new = {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]}
+    compared = 0
     for p in new:
-        assert _strongest(links, p) == _strongest(fresh_links, p), p
+        mine, theirs = _strongest(links, p), _strongest(fresh_links, p)
+        near = {q for _, q in mine + theirs} | {c for q, c in fresh_edges["MENTIONS"] if q == p}
+        if not near & (lagging | lagging_papers):  # (links through a lagging concept or paper may differ)
+            assert mine == theirs, p
+            compared += 1
+    assert compared >= 0.8 * len(new)
+    links, fresh_links = steady(links), steady(fresh_links)
     assert all(links[e] == d for e, d in fresh_links.items() if new & set(e) and e in links)
     same = len(links.keys() & fresh_links.keys()) / len(links.keys() | fresh_links.keys())
-    assert same >= 0.97, same
+    assert same >= 0.96, same
     # and the report counts what the store holds
     assert second.graph["edges"] == {rel: len(es) for rel, es in sorted(edges.items())}
 
@@ -120,7 +152,10 @@ def test_sources_read_before_are_not_read_again(tmp_path):
     assert second.records == fresh.records and second.records["rejected_by_reason"] == {
         "malformed JSON": 1, "merged duplicate": 1, "missing abstract": 1}  # fmt: skip
     assert (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
-    assert second.mentions == fresh.mentions and second.graph["nodes"] == fresh.graph["nodes"]
+    assert second.mentions == fresh.mentions and second.graph["nodes"]["Paper"] == fresh.graph["nodes"]["Paper"]
+    # (old papers keep keys the new ones would change, until the next full run)
+    lag = abs(second.graph["nodes"]["Concept"] - fresh.graph["nodes"]["Concept"])
+    assert lag <= second.normalise["stored_keys_behind"]
 
     # the last file grew: only it is read again
     new.write_text("".join(LINES[40:55]), encoding="utf-8")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kg.normalise import Normaliser, find_acronyms
@@ -33,6 +35,71 @@ def norm():
 )
 def test_variants_share_one_key(norm, variants, key):
     assert {norm.key(v) for v in variants} == {key}
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("sentiment analyses", "sentiment analysis"),
+        ("competing hypotheses", "competing hypothesis"),
+        ("social biases", "social bias"),
+        ("sparse matrices", "sparse matrix"),
+        ("input sizes", "input size"),
+        ("KV caches", "kv cache"),
+        ("RKHS", "rkhs"),  # reproducing kernel Hilbert space: the S is no plural
+        ("DARTS", "darts"),
+        ("GPUs", "gpu"),
+    ],
+)
+def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):
+    assert norm.key(text) == key
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("CIFAR-10 and", "cifar 10"),
+        ("learning a", "learning"),
+        ("Recognition of proper nouns in", "recognition of proper noun"),
+        ("a new architecture called DARTS", "architecture called darts"),
+        ("called DARTS", "darts"),
+        ("named ConvBERT", "convbert"),
+        ("named entity recognition", "named entity recognition"),
+        ("in-context learning", "in context learning"),
+    ],
+)
+def test_function_and_naming_words_leave_the_edges(norm, text, key):
+    assert norm.key(text) == key
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sentiment analyses", "the models of", "Pre-Trained Language Models (PLMs)", "a set of hypotheses",
+     "biases", "modellings", "learning a", "NMT systems", "behaviours", "Tokenisation strategies"],
+)  # fmt: skip
+def test_a_key_is_its_own_key(norm, text):
+    assert norm.key(norm.key(text)) == norm.key(text)
+
+
+def test_keys_are_idempotent_on_any_text(norm):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    caps_s = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")  # "RKHS" keeps its S only while in capitals
+    vocabulary = ("the a of and in named called models analyses biases LLMs BERT pre trained - ( ) , . / data set "
+                  "sets learning modelling Tokenisation classes entity neural")  # fmt: skip
+    words = st.sampled_from(vocabulary.split())
+    texts = st.one_of(
+        st.lists(words, max_size=8).map(" ".join),
+        st.text(alphabet="abcesyAEBSLM- ().,/&'0123456789éü", max_size=30),
+    )
+
+    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.given(texts)
+    def check(text):
+        hypothesis.assume(not caps_s.search(text))
+        assert norm.key(norm.key(text)) == norm.key(text)
+
+    check()
 
 
 @pytest.mark.parametrize("word", ["analysis", "corpus", "semantics", "bias", "syntax"])
@@ -86,3 +153,151 @@ def test_keys_do_not_depend_on_order_or_instance():
     a, b = Normaliser(), Normaliser()
     words = ["Transformers", "BERT", "graph neural networks", "GNNs"]
     assert [a.key(w) for w in words] == [b.key(w) for w in reversed(words)][::-1]
+
+
+def test_alias_targets_are_keys(norm):
+    # a forced concept that were not its own key would change when keyed again
+    assert {v: norm.key(v) for v in norm.aliases.force.values() if norm.key(v) != v} == {}
+
+
+def test_acronym_long_forms_spelled_by_initials():
+    text = (
+        "Agents trained with proximal policy optimization (PPO) fit functions in a reproducing kernel Hilbert "
+        "space (RKHS); we align them by reinforcement learning from human feedback (RLHF)."
+    )
+    found = {(a.short, a.long) for a in find_acronyms(text)}
+    assert found == {
+        ("PPO", "proximal policy optimization"),  # the shortest window would be "policy optimization"
+        ("RKHS", "reproducing kernel Hilbert space"),
+        ("RLHF", "reinforcement learning from human feedback"),
+    }
+    for a in find_acronyms(text):
+        assert text[a.long_start : a.long_end] == a.long
+
+
+def _paper(pid, abstract, *phrases, relations=()):
+    """A paper and its extraction: a mention for each (phrase, key) where the phrase first occurs."""
+    from kg.records import Extraction, Mention, Paper, Relation
+
+    ms = []
+    for phrase, key in phrases:
+        start = abstract.index(phrase)
+        ms.append(Mention(phrase, "Method", start, start + len(phrase), abstract, "uses", key))
+    spans = {m.concept: m for m in ms}
+    rs = [Relation("USED_FOR", h, t, spans[h].text, spans[t].text, spans[h].start, spans[h].end, spans[t].start,
+                   spans[t].end, abstract) for h, t in relations]  # fmt: skip
+    return Paper(pid, "", abstract), Extraction(pid, ms, rs)
+
+
+def _run(*pairs, known=frozenset()):
+    from kg.normalise.run import normalise_run
+
+    papers, extractions = zip(*pairs, strict=True)
+    out, rules = normalise_run(list(papers), list(extractions), known=known)
+    return {x.id: [m.concept for m in x.mentions] for x in out}, rules, out
+
+
+def test_run_acronyms_serve_every_abstract():
+    keys, rules, _ = _run(
+        _paper("a", "Agents trained with proximal policy optimization (PPO) learn fast.",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+        _paper("b", "We show that PPO agents and DARTS cells overfit.", ("PPO agents", "ppo agent"),
+               ("DARTS", "darts")),
+        _paper("c", "Differentiable architecture search (DARTS) is cheap.",
+               ("Differentiable architecture search (DARTS)", "differentiable architecture search")),
+        # an abstract's own definition wins for it
+        _paper("d", "Parallel prefix operations (PPO) and PPO trees.",
+               ("Parallel prefix operations (PPO)", "parallel prefix operation"),
+               ("PPO trees", "parallel prefix operation tree")),
+        _paper("e", "Using proximal policy optimization (PPO) again.",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+    )  # fmt: skip
+    assert keys["b"] == ["proximal policy optimization agent", "differentiable architecture search"]
+    assert keys["d"] == ["parallel prefix operation", "parallel prefix operation tree"]
+    assert rules["acronym from the run"] == 2
+
+
+def test_run_folds_compounds_to_one_key():
+    keys, rules, _ = _run(
+        _paper("a", "A new data set for parsing.", ("data set", "data set")),
+        _paper("b", "This data-set is large.", ("data-set", "data set")),
+        _paper("c", "A dataset of tweets.", ("dataset", "dataset")),
+        _paper("d", "Meta-learning helps. So does metalearning with an auto encoder and an autoencoder.",
+               ("Meta-learning", "meta learning"), ("metalearning", "metalearning"), ("auto encoder", "auto encoder"),
+               ("autoencoder", "autoencoder")),
+        _paper("e", "We use a dat aset.", ("dat aset", "dat aset")),
+    )  # fmt: skip
+    assert keys["c"] == ["data set"]  # the most frequent form
+    assert keys["d"] == ["metalearning", "metalearning", "autoencoder", "autoencoder"]  # a tie: the closed form
+    assert keys["e"] == ["data set"]  # (the same letters: folding cannot tell)
+    assert rules["compound folded"] == 4
+
+
+def test_run_strips_generic_heads_from_names_of_the_run():
+    keys, rules, out = _run(
+        _paper("a", "We fine-tune the BERT model with a neural network model.", ("BERT model", "bert model"),
+               ("neural network model", "neural network model"), relations=[("bert model", "neural network model")]),
+        _paper("b", "BERT and neural networks are language models.", ("BERT", "bert"),
+               ("neural networks", "neural network"), ("language models", "language model")),
+        _paper("c", "The language of a ResNet architecture.", ("language", "language"),
+               ("ResNet architecture", "resnet architecture")),
+        known=frozenset({"resnet"}),
+    )  # fmt: skip
+    assert keys["a"] == ["bert", "neural network"]
+    assert keys["b"] == ["bert", "neural network", "language model"]  # "language" is one common word
+    assert keys["c"] == ["language", "resnet"]  # the gazetteer knows ResNet
+    assert (out[0].relations[0].head, out[0].relations[0].tail) == ("bert", "neural network")
+    assert rules["generic head stripped"] == 3
+
+
+def test_run_keys_do_not_depend_on_order():
+    pairs = [
+        _paper("a", "A data set.", ("data set", "data set")),
+        _paper("b", "A dataset.", ("dataset", "dataset")),
+        _paper("c", "Meta learning.", ("Meta learning", "meta learning")),
+        _paper("d", "Metalearning.", ("Metalearning", "metalearning")),
+    ]
+    forward, _, _ = _run(*pairs)
+    backward, _, _ = _run(*reversed(pairs))
+    assert forward == backward == {"a": ["dataset"], "b": ["dataset"], "c": ["metalearning"], "d": ["metalearning"]}
+
+
+def test_relations_within_one_concept_are_dropped():
+    _, rules, out = _run(
+        _paper("a", "We use the data set to build a dataset.", ("data set", "data set"), ("dataset", "dataset"),
+               relations=[("data set", "dataset")]),
+    )  # fmt: skip
+    assert out[0].relations == [] and rules["relation within one concept dropped"] == 1
+
+
+def test_new_papers_get_the_keys_of_the_stored_run():
+    from kg.normalise.run import RunTables, normalise_run, run_tables
+
+    old = [
+        _paper("a", "Agents trained with proximal policy optimization (PPO) learn fast.",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+        _paper("b", "A data set and a data set.", ("data set", "data set")),
+        _paper("c", "The BERT encoder.", ("BERT", "bert")),
+    ]  # fmt: skip
+    new = [_paper("d", "PPO agents fine-tune a BERT model on a dataset.", ("PPO agents", "ppo agent"),
+                  ("BERT model", "bert model"), ("dataset", "dataset"))]  # fmt: skip
+    papers, extractions = zip(*old, strict=True)
+    stored = RunTables.from_dict(run_tables(papers, extractions).to_dict())  # as the state keeps them
+    papers, extractions = zip(*new, strict=True)
+    tables = run_tables(papers, extractions, prior=stored)
+    out, _ = normalise_run(papers, list(extractions), tables=tables, stored=stored)
+    # "dataset" ties with "data set": a full run would key both papers "dataset", the update keeps "data set"
+    assert [m.concept for m in out[0].mentions] == ["proximal policy optimization agent", "bert", "data set"]
+    assert stored.moved_by(tables, Normaliser().generic_heads) == ["'data set' is now 'dataset'"]
+
+
+def test_run_acronyms_are_acronyms():
+    # a capitalised word in brackets is no short form for the whole run to expand
+    abstract = ("This year we focus on the Arabic-English, Chinese-Spanish and pivot Chinese-(English)-Spanish "
+                "translation tasks.")  # fmt: skip
+    keys, rules, _ = _run(
+        _paper("a", abstract, ("Arabic-English", "arabic english")),
+        _paper("b", "English text simplification is hard.",
+               ("English text simplification", "english text simplification")),
+    )  # fmt: skip
+    assert keys["b"] == ["english text simplification"] and rules["acronym from the run"] == 0

@@ -14,6 +14,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from kg.config import config_path, relations_model_dir
 from kg.records import Extraction, Mention, Paper, Relation
@@ -23,8 +24,9 @@ EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.tom
 #: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: The shape of a cached value and what it is keyed by; a new one misses on old entries
-#: (2: relations beside the mentions; 3: keyed by title and abstract, mentions name their field).
-CACHE_FORMAT = 3
+#: (2: relations beside the mentions; 3: keyed by title and abstract, mentions name their field;
+#: 4: the key rules that fired, and keys made by the rules of README "Concept keys").
+CACHE_FORMAT = 4
 
 
 def paper_text(paper: Paper) -> str:
@@ -55,7 +57,7 @@ class ExtractionCache:
     >>> cache = ExtractionCache(pathlib.Path(tempfile.mkdtemp()) / "c.sqlite", namespace="n1")
     >>> cache.put([("We use BERT.", Extraction("p1", []))])
     >>> cache.get(["We use BERT.", "Other."])
-    {'We use BERT.': Extraction(id='', mentions=[], relations=[])}
+    {'We use BERT.': Extraction(id='', mentions=[], relations=[], rules={})}
     """
 
     def __init__(self, path: str | Path, *, namespace: str) -> None:
@@ -81,7 +83,10 @@ class ExtractionCache:
             for key, value in self._db.execute(query, list(chunk)):
                 data = json.loads(value)
                 found[chunk[key]] = Extraction(
-                    "", [Mention(**m) for m in data["mentions"]], [Relation(**r) for r in data["relations"]]
+                    "",
+                    [Mention(**m) for m in data["mentions"]],
+                    [Relation(**r) for r in data["relations"]],
+                    data["rules"],
                 )
         return found
 
@@ -95,5 +100,9 @@ class ExtractionCache:
         self._db.close()
 
 
-def _value(x: Extraction) -> dict[str, list[dict]]:
-    return {"mentions": [m.to_dict() for m in x.mentions], "relations": [r.to_dict() for r in x.relations]}
+def _value(x: Extraction) -> dict[str, Any]:
+    return {
+        "mentions": [m.to_dict() for m in x.mentions],
+        "relations": [r.to_dict() for r in x.relations],
+        "rules": x.rules,
+    }

@@ -8,15 +8,19 @@ role the paper gives it (``span._.role``). Both read their word lists from ``con
 from __future__ import annotations
 
 import tomllib
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from kg.config import config_path
 from kg.normalise import Normaliser, find_acronyms
 
 SPANS_KEY = "kg"
+#: ``doc.user_data`` key of the counts of the key rules that fired in a document.
+RULES = "kg_rules"
 #: NER label -> kg concept type; ``Method`` spans are split into Method and Technique, and a
 #: ``Material`` is a ``Dataset`` only when it names one (a corpus, a benchmark, a named resource).
 LABEL_TYPES = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
@@ -26,7 +30,14 @@ if not Span.has_extension("role"):
 
 
 class ConceptSpans:
-    """Typed, normalised concept spans from ``doc.ents``."""
+    """Typed, normalised concept spans from ``doc.ents``.
+
+    Each entity is trimmed (determiners, punctuation, function words at either edge, a leading
+    "named"/"called"), split at a coordination ("CIFAR-10 and ImageNet": two spans), and keyed:
+    an acronym the abstract defines takes its long form's key, and a defined acronym in brackets
+    after its long form adds nothing ("natural language processing (NLP) tasks" ->
+    "natural language processing task"). How often each rule fired is in ``doc.user_data[RULES]``.
+    """
 
     def __init__(self, *, spans_key: str = SPANS_KEY, max_words: int = 12, normaliser: Normaliser | None = None):
         self.spans_key = spans_key
@@ -35,6 +46,8 @@ class ConceptSpans:
         conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.dataset_words = frozenset(conf.get("dataset_words", []))
         self.task_heads = frozenset(conf.get("task_heads", []))
+        self.fixed_coordinations = tuple(conf.get("fixed_coordinations", []))
+        self.coordination_blockers = frozenset(conf.get("coordination_blockers", []))
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -45,56 +58,145 @@ class ConceptSpans:
                 short = norm.resolve(acro.short, long_key)
                 defined[acro.short] = short
                 defined[acro.short + "s"] = short
+        rules: Counter[str] = Counter()
         spans: list[Span] = []
         for ent in doc.ents:
-            kind = LABEL_TYPES.get(ent.label_)
-            if kind is None:
+            label = LABEL_TYPES.get(ent.label_)
+            if label is None:
                 continue
-            span = self._trim(ent)
+            span = self._trim(ent, rules)
             if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
                 continue
-            key = defined.get(span.text) or self._defined_inside(span, defined) or self._key(span, defined)
-            if norm.is_generic(key):
-                continue
-            if kind == "Method" and span[-1].lower_ in self.task_heads:
-                kind = "Problem"
-            elif kind == "Method" and not _is_named(span):
-                kind = "Technique"
-            if kind == "Dataset" and not (_is_named(span) or self.dataset_words & {t.lower_ for t in span}):
-                continue
-            out = Span(doc, span.start, span.end, label=kind)
-            out.id_ = key
-            spans.append(out)
+            for part, tokens in self._conjuncts(span, rules):
+                key = defined.get(part.text) if len(tokens) == len(part) else None
+                key = key or self._key(tokens, defined, rules)
+                if norm.is_generic(key):
+                    continue
+                kind = self._kind(label, tokens)
+                if kind is None:
+                    continue
+                out = Span(doc, part.start, part.end, label=kind)
+                out.id_ = key
+                spans.append(out)
         doc.spans[self.spans_key] = spans
+        doc.user_data[RULES] = dict(rules)
         return doc
 
-    def _trim(self, span: Span) -> Span | None:
+    def _kind(self, label: str, tokens: Sequence[Token]) -> str | None:
+        """The concept type of a mention the NER labelled ``label``; ``None``: not a concept."""
+        if label == "Method" and tokens[-1].lower_ in self.task_heads:
+            return "Problem"
+        if label == "Method" and not _is_named(tokens):
+            return "Technique"
+        if label == "Dataset" and not (_is_named(tokens) or self.dataset_words & {t.lower_ for t in tokens}):
+            return None
+        return label
+
+    def _trim(self, span: Span, rules: Counter[str]) -> Span | None:
         start, end = _balanced(span)
-        leading = self.normaliser.leading
-        while start < end and (span.doc[start].lower_ in leading or span.doc[start].is_punct):
-            start += 1
-        while end > start and span.doc[end - 1].is_punct and not _closes(span.doc[start:end]):
-            end -= 1
-        return span.doc[start:end] if end > start else None
+        doc, norm = span.doc, self.normaliser
+        while start < end:
+            tok = doc[start]
+            if tok.lower_ in norm.leading or tok.is_punct:
+                start += 1
+            # "in" of "in-context learning" is no function word: only a word standing alone is
+            elif not tok.whitespace_ or end - start == 1:
+                break
+            elif tok.lower_ in norm.naming and (tok.lower_, doc[start + 1].lower_) not in norm.naming_kept:
+                rules["naming word"] += 1
+                start += 1
+            elif tok.lower_ in norm.function:
+                rules["function word trimmed"] += 1
+                start += 1
+            else:
+                break
+        while end > start:
+            tok = doc[end - 1]
+            if tok.is_punct and not _closes(doc[start:end]):
+                end -= 1
+            elif end - start > 1 and tok.lower_ in norm.function and doc[end - 2].whitespace_:
+                rules["function word trimmed"] += 1
+                end -= 1
+            else:
+                break
+        return doc[start:end] if end > start else None
 
-    def _key(self, span: Span, defined: dict[str, str]) -> str:
+    def _conjuncts(self, span: Span, rules: Counter[str]) -> list[tuple[Span, list[Token]]]:
+        """The concepts a coordination names, each as (its span, the tokens of its key).
+
+        "CIFAR-10 and ImageNet" -> "CIFAR-10", "ImageNet"; single words before a longer last
+        conjunct share its head: "supervised and unsupervised learning" -> ("supervised",
+        supervised learning), ("unsupervised learning", the same). Names with "and" in them
+        ("research and development") and coordinations under a preposition ("trade-off between
+        accuracy and efficiency") stay whole.
+        """
+        whole = [(span, list(span))]
+        doc = span.doc
+        cuts = [
+            tok.i
+            for tok in span[1:-1]
+            if tok.lower_ in ("and", "or") and tok.whitespace_ and doc[tok.i - 1].whitespace_
+        ]
+        if not cuts or "(" in span.text:
+            return whole
+        lower = span.text.lower()
+        if any(t.lower_ in self.coordination_blockers for t in span) or any(
+            f in lower for f in self.fixed_coordinations
+        ):
+            return whole
+        # "BLEU, METEOR and ROUGE": the commas before the last conjunction cut too
+        cuts += [t.i for t in doc[span.start : cuts[-1]] if t.text == ","]
+        parts, begin = [], span.start
+        for cut in sorted(set(cuts)):
+            parts.append(doc[begin:cut])
+            begin = cut + 1
+        parts.append(doc[begin : span.end])
+        parts = [p for p in (self._trim(p, Counter()) for p in parts if len(p)) if p is not None]
+        if len(parts) < 2 or any(not any(c.isalpha() for c in p.text) for p in parts):
+            return whole
+        rules["coordination split"] += len(parts) - 1
+        last_words = _words(parts[-1])
+        shared = len(last_words) >= 2 and all(
+            len(_words(p)) == 1 and not p[-1].lower_.endswith("ing") for p in parts[:-1]
+        )
+        if not shared:
+            return [(p, list(p)) for p in parts]
+        head = list(doc[last_words[1].start : parts[-1].end])
+        return [*((p, [*p, *head]) for p in parts[:-1]), (parts[-1], list(parts[-1]))]
+
+    def _key(self, tokens: Sequence[Token], defined: dict[str, str], rules: Counter[str]) -> str:
+        """The key of ``tokens``, with the acronyms the abstract defined read as their long forms.
+
+        A defined acronym in brackets adds nothing to the key: what precedes it is its long
+        form or a longer name built on it ("document-level machine translation (MT)").
+        """
+        kept: list[Token] = []
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            close = i + 2
+            if tok.text == "(" and close < len(tokens) and tokens[close].text == ")" and tokens[i + 1].text in defined:
+                if kept and close < len(tokens) - 1:  # "natural language processing (NLP) tasks"
+                    rules["acronym in brackets"] += 1
+                if not kept and close == len(tokens) - 1:
+                    return defined[tokens[i + 1].text]
+                i = close + 1
+                continue
+            kept.append(tok)
+            i += 1
         # An acronym the abstract defined, inside a longer mention: "NMT system".
-        if any(tok.text in defined for tok in span):
-            return self.normaliser.key(" ".join(defined.get(tok.text, tok.text) for tok in span))
-        return self.normaliser.key(span.text)
+        text = "".join(defined.get(t.text, t.text) + t.whitespace_ for t in kept)
+        return self.normaliser.key(text)
 
-    def _defined_inside(self, span: Span, defined: dict[str, str]) -> str | None:
-        # "neural machine translation (NMT)" tagged as one span: the key of what precedes the
-        # bracket, the long form or a longer name built on it ("document-level machine
-        # translation (MT)", where the abstract's "MT" is "machine translation").
-        text = span.text
-        if text.endswith(")") and "(" in text:
-            short = text[text.rindex("(") + 1 : -1].strip()
-            if short not in defined:
-                return None
-            bracket = max(tok.i for tok in span if tok.text == "(")
-            return self._key(span.doc[span.start : bracket], defined) if bracket > span.start else defined[short]
-        return None
+
+def _words(span: Span) -> list[Span]:
+    """The whitespace-separated words of ``span``: "semi-supervised learning" is two."""
+    words, start = [], span.start
+    for tok in span:
+        if tok.whitespace_ or tok.i == span.end - 1:
+            words.append(span.doc[start : tok.i + 1])
+            start = tok.i + 1
+    return words
 
 
 def _balanced(span: Span) -> tuple[int, int]:
@@ -120,9 +222,9 @@ def _closes(span: Span) -> bool:
     return span[-1].text in (")", "+") and (span[-1].text == "+" or "(" in span.text[:-1])
 
 
-def _is_named(span: Span) -> bool:
+def _is_named(tokens: Sequence[Token]) -> bool:
     """A specific, named method: an acronym, a coined capitalised name, or a name with digits."""
-    for i, tok in enumerate(span):
+    for i, tok in enumerate(tokens):
         text = tok.text
         if any(c.isdigit() for c in text) and any(c.isalpha() for c in text):
             return True

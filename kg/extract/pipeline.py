@@ -18,7 +18,7 @@ from thinc.api import Model, NumpyOps
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
-from kg.extract.components import SPANS_KEY  # importing registers the kg_* factories
+from kg.extract.components import RULES, SPANS_KEY  # importing registers the kg_* factories
 from kg.records import Extraction, Mention, Paper, Relation, TextField
 
 #: What joins a paper's title to its abstract in the text the model reads.
@@ -211,7 +211,7 @@ def relations(doc: Doc) -> list[Relation]:
 
 def extraction(doc: Doc, paper_id: str) -> Extraction:
     """Everything kg keeps of one annotated ``Doc``: where plain data leaves the NLP layer."""
-    return Extraction(paper_id, mentions(doc), relations(doc))
+    return Extraction(paper_id, mentions(doc), relations(doc), dict(doc.user_data.get(RULES, {})))
 
 
 def extract(

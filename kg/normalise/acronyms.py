@@ -3,7 +3,9 @@
 Schwartz & Hearst, "A simple algorithm for identifying abbreviation definitions in
 biomedical text", PSB 2003: the short form is a parenthesised token with a letter; the long
 form is the shortest span of preceding words, at most ``min(|SF| + 5, 2 * |SF|)`` words,
-that contains the short form's characters in order, the first one starting a word.
+that contains the short form's characters in order, the first one starting a word. Where the
+initials of the words before the bracket spell the short form, those words are the long form
+(the shortest span misses a word in "proximal policy optimization (PPO)": "policy optimization").
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from dataclasses import dataclass
 
 _PAREN = re.compile(r"\(\s*([^()\s][^()]{0,14}?)\s*\)")
 _WORD = re.compile(r"\S+")
+_WORD_PARTS = re.compile(r"[^\W_]+")
+#: Words an acronym's letters skip: "reinforcement learning from human feedback (RLHF)".
+_SKIPPED = frozenset({"a", "an", "the", "of", "for", "from", "and", "in", "on", "to", "with", "by", "via"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,8 @@ def find_acronyms(text: str) -> list[Acronym]:
     [('NMT', 'neural machine translation')]
     >>> [(a.short, a.long) for a in find_acronyms("Bidirectional Encoder Representations from Transformers (BERT)")]
     [('BERT', 'Bidirectional Encoder Representations from Transformers')]
+    >>> [(a.short, a.long) for a in find_acronyms("trained with proximal policy optimization (PPO)")]
+    [('PPO', 'proximal policy optimization')]
     >>> find_acronyms("results (see Table 2) improve")
     []
     """
@@ -44,12 +51,45 @@ def find_acronyms(text: str) -> list[Acronym]:
         if not window:
             continue
         window_text = text[window[0].start() : window[-1].end()]
-        long_form = _best_long_form(short, window_text)
+        long_form = _spelled_by_initials(short, window_text) or _best_long_form(short, window_text)
         if long_form is None:
             continue
         start = window[0].start() + window_text.rfind(long_form)
         found.append(Acronym(short, long_form, start, start + len(long_form)))
     return found
+
+
+def letters(short: str) -> str:
+    """The letters an acronym's long form spells: "LLMs" -> "llm", "Q-Former" -> "qformer", "RKHS" -> "rkhs"."""
+    if len(short) > 2 and short[-1] == "s" and short[:-1].isupper():
+        short = short[:-1]
+    return "".join(c for c in short.lower() if c.isalnum())
+
+
+def initials(long: str) -> tuple[str, str]:
+    """The initials of every word of ``long`` and of its words that acronyms do not skip."""
+    parts = _WORD_PARTS.findall(long.lower())
+    return "".join(p[0] for p in parts), "".join(p[0] for p in parts if p not in _SKIPPED)
+
+
+def _spelled_by_initials(short: str, window: str) -> str | None:
+    """The fewest words ending ``window`` whose initials spell ``short``, if any."""
+    want = letters(short)
+    if len(want) < 2 or not want.isalpha():
+        return None
+    if want[0] not in window.lower():
+        return None
+    every, kept = "", ""  # the initials of the words from ``start`` on, read backwards
+    for m in reversed(list(_WORD.finditer(window))):
+        parts = _WORD_PARTS.findall(m.group().lower())
+        every = "".join(p[0] for p in parts) + every
+        kept = "".join(p[0] for p in parts if p not in _SKIPPED) + kept
+        if want in (every, kept):
+            candidate = window[m.start() :].strip(" ,;:")
+            return candidate if candidate.lower() != want else None
+        if len(kept) > len(want) and len(every) > len(want):
+            return None
+    return None
 
 
 def _is_short_form(s: str) -> bool:

@@ -16,6 +16,10 @@ _NON_WORD = re.compile(r"[^\w\s+#./&']")
 _SPACES = re.compile(r"\s+")
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z0-9])s\b")
 _EDGE_PUNCT = " .,;:'\"/&"
+#: Every rule shortens or respells a word: keys settle in two or three passes.
+_MAX_PASSES = 8
+#: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
+_CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,11 @@ class Normaliser:
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
         self.leading = frozenset(conf.get("leading_words", []))
+        self.function = frozenset(conf.get("function_words", []))
+        self.naming = frozenset(conf.get("naming_words", []))
+        self.naming_kept = frozenset(tuple(p.split()) for p in conf.get("naming_kept", []))
+        self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
+        self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.invariant = frozenset(conf.get("invariant", []))
         self.spelling: dict[str, str] = dict(conf.get("spelling", {}))
         self.aliases = aliases if isinstance(aliases, Aliases) else load_aliases(aliases)
@@ -83,20 +92,47 @@ class Normaliser:
         )
 
     def surface(self, text: str) -> str:
-        """The key of ``text`` before aliases: folded case, dashes, plurals and spelling."""
+        """The key of ``text`` before aliases: folded case, dashes, plurals and spelling.
+
+        A key is its own surface (``surface(surface(x)) == surface(x)``), except for the
+        all-capital acronyms ending in S ("RKHS", "DARTS"), which keep their S only while
+        their capitals show that it is not a plural.
+        """
         text = unicodedata.normalize("NFKC", text)
+        caps = {m.lower() for m in _CAPS_S.findall(text)}
         # "LLMs", "GPUs": the plural of an acronym, which the lower-case rules would miss.
         text = _ACRONYM_PLURAL.sub(r"\1", text).lower()
-        text = text.replace("pre-train", "pretrain").replace("pre train", "pretrain")
         text = _DASHES.sub(" ", text)
         text = _NON_WORD.sub(" ", text)
         words = _SPACES.sub(" ", text).strip(_EDGE_PUNCT).split()
-        while len(words) > 1 and words[0] in self.leading:
-            words = words[1:]
-        words = [self._spell(w) for w in words]
-        if words:
-            words[-1] = self._singular(words[-1])
-        return " ".join(words).strip(_EDGE_PUNCT)
+        words = _join_pretrain(words)
+        # Each rule may expose another's word ("the models of" -> "models" -> "model"): repeat
+        # until nothing changes, so that a key is its own key.
+        for _ in range(_MAX_PASSES):
+            before = words
+            words = [self._spell(w) for w in self._trim(words)]
+            if words and words[-1] not in caps:
+                words[-1] = self._spell(self._singular(words[-1]))
+            if words == before:
+                break
+        return " ".join(words)
+
+    def _trim(self, words: list[str]) -> list[str]:
+        """``words`` without edge punctuation, leading determiners and naming words, trailing function words."""
+        start, end = 0, len(words)
+        while end - start > 1 and (
+            words[start] in self.leading
+            or (words[start] in self.naming and tuple(words[start : start + 2]) not in self.naming_kept)
+            or not words[start].strip(_EDGE_PUNCT)
+        ):
+            start += 1
+        while end - start > 1 and (words[end - 1] in self.function or not words[end - 1].strip(_EDGE_PUNCT)):
+            end -= 1
+        out = words[start:end]
+        if out:
+            out[0] = out[0].lstrip(_EDGE_PUNCT) or out[0]
+            out[-1] = out[-1].rstrip(_EDGE_PUNCT) or out[-1]
+        return out
 
     def key(self, text: str) -> str:
         """The concept key of ``text``: :meth:`surface`, then any forced alias."""
@@ -129,12 +165,30 @@ class Normaliser:
         return word
 
     def _singular(self, word: str) -> str:
+        if word in self.plurals:
+            return self.plurals[word]
         if len(word) <= 3 or word in self.invariant or not word.endswith("s") or not word.isalpha():
             return word
         if word.endswith("ies") and len(word) > 4:
             return word[:-3] + "y"
-        if word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        if word.endswith(("sses", "ches", "shes", "xes")):
+            return word[:-2]
+        # "analyses", "hypotheses", "biases": plurals of words that end in -s themselves
+        if word.endswith(("yses", "theses")):
+            return word[:-2] + "is"
+        if word.endswith("es") and word[:-2] in self.invariant:
             return word[:-2]
         if word.endswith(("ss", "us", "is")):
             return word
         return word[:-1]
+
+
+def _join_pretrain(words: list[str]) -> list[str]:
+    """ "pre train", "pre-trained" (dashes are spaces by now) -> "pretrain", "pretrained"."""
+    out: list[str] = []
+    for w in words:
+        if out and out[-1] == "pre" and w.startswith("train"):
+            out[-1] = "pre" + w
+        else:
+            out.append(w)
+    return out

@@ -29,6 +29,7 @@ import networkx as nx
 
 from kg.build.graph import combine_statements, concept_node
 from kg.link.index import LinkDelta, LinkIndex
+from kg.normalise.run import RunTables
 from kg.pipeline.spec import PipelineSpec
 from kg.read import sniff_format
 from kg.records import RELATION_TYPES, Paper
@@ -40,8 +41,10 @@ log = logging.getLogger(__name__)
 STATE_FILE = "run.json"
 SOURCES_FILE = "sources.json"
 REJECTS_FILE = "rejects.jsonl"
+#: The run-wide key tables (:class:`kg.normalise.run.RunTables`).
+TABLES_FILE = "keys.json"
 #: Changes whenever what the state holds or how it is computed (the digests) changes.
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 @dataclass
@@ -174,6 +177,8 @@ class Update:
     delta: GraphDelta = field(default_factory=GraphDelta)
     #: The concept nodes of the stored graph.
     known_before: set[str] = field(default_factory=set)
+    #: What the run-wide key rules decided for the stored papers.
+    tables: RunTables = field(default_factory=RunTables)
 
     def __post_init__(self) -> None:
         self.known_before = set(self.index.concepts)
@@ -232,7 +237,8 @@ def plan(
     added = state["added"] + len(new)
     if added > spec.update.refresh * state["full_papers"]:
         return None, f"{added} papers added since the last full run: over update.refresh = {spec.update.refresh}"
-    return Update(folder, state, LinkIndex.load(folder), new, digests), ""
+    tables = RunTables.from_dict(json.loads((folder / TABLES_FILE).read_text(encoding="utf-8")))
+    return Update(folder, state, LinkIndex.load(folder), new, digests, tables=tables), ""
 
 
 def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta, dict[str, dict[str, int]]]:
@@ -347,14 +353,15 @@ def forget(store: Path) -> None:
 
 def save(store: Path, *, fingerprint: str, digests: dict[str, str], index: LinkIndex, counts: dict[str, Any],
          added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead],
-         read_fingerprint: str, rejects: Path) -> None:  # fmt: skip
+         read_fingerprint: str, rejects: Path, tables: RunTables) -> None:  # fmt: skip
     """Write the state of a run whose store is complete; the state file goes last.
 
-    ``sources`` let the next run skip the source files that did not change, and ``rejects`` is
-    copied for their rejected records.
+    ``sources`` let the next run skip the source files that did not change, ``rejects`` is
+    copied for their rejected records, and ``tables`` key the papers the next run adds.
     """
     folder = state_folder(store)
     index.save(folder)
+    (folder / TABLES_FILE).write_text(json.dumps(tables.to_dict(), ensure_ascii=False), encoding="utf-8")
     (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
     shutil.copyfile(rejects, folder / REJECTS_FILE)
     read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources]}

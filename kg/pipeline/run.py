@@ -1,4 +1,4 @@
-"""Run a pipeline: read -> extract -> build -> link -> store -> visualise, with a report."""
+"""Run a pipeline: read -> extract -> normalise -> build -> link -> store -> visualise, with a report."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
+from kg.normalise import Normaliser
+from kg.normalise.run import RunTables, normalise_run, run_tables
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
@@ -51,6 +53,8 @@ class RunReport:
     update: dict[str, Any] = field(default_factory=dict)
     records: dict[str, Any] = field(default_factory=dict)
     mentions: dict[str, Any] = field(default_factory=dict)
+    #: how often each key rule fired (README "Concept keys"): ``{"rules": {name: count}}``
+    normalise: dict[str, Any] = field(default_factory=dict)
     cache: dict[str, int] = field(default_factory=dict)
     concepts: dict[str, int] = field(default_factory=dict)
     graph: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -84,6 +88,8 @@ class _Run:
     sources: list[incremental.SourceRead] = field(default_factory=list)
     #: The sources not read again, in an incremental run.
     unchanged: incremental.Unchanged | None = None
+    #: What the run-wide key rules decided (:mod:`kg.normalise.run`), kept for incremental runs.
+    tables: RunTables = field(default_factory=RunTables)
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -182,7 +188,7 @@ def _gc_paused() -> Iterator[None]:
 
 
 def extract_stage(run: _Run) -> int:
-    """Mentions and relations of every paper, from the cache or the model; written to the mentions file."""
+    """Mentions and relations of every paper, from the cache or the model."""
     spec, out, report = run.spec, run.spec.outputs, run.report
     nlp = load_pipeline(spec.extract.model)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
@@ -208,8 +214,30 @@ def extract_stage(run: _Run) -> int:
     report.cache = {"hits": hits, "extracted": len(todo) - hits}
     if out.cache:
         report.outputs["cache"] = str(out.cache)
+    return len(run.extractions)
+
+
+def normalise_stage(run: _Run) -> int:
+    """Keys across the run (:func:`kg.normalise.run.normalise_run`); the mentions file gets the final keys.
+
+    An incremental run keys its new papers with the last run's tables and theirs, as a full
+    run would; the stored papers keep their keys until the next full run, even where the new
+    papers would change them (counted in ``stored_keys_behind``; README "Incremental runs").
+    """
+    out, report, update = run.spec.outputs, run.report, run.update
+    papers = update.new if update else run.papers
+    run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None)
+    stored = update.tables if update else None
+    run.extractions, rules = normalise_run(papers, run.extractions, tables=run.tables, stored=stored)
+    report.normalise = {"rules": dict(rules)}
+    if update:
+        report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)
+        behind = update.tables.moved_by(run.tables, Normaliser().generic_heads)
+        for why in behind[:5]:
+            log.info("a full run would change stored keys: %s", why)
+        report.normalise["stored_keys_behind"] = len(behind)
     if out.mentions:
-        write_mentions(run.extractions, out.mentions, append=run.update is not None)
+        write_mentions(run.extractions, out.mentions, append=update is not None)
         report.outputs["mentions"] = str(out.mentions)
     mentions = [m for x in run.extractions for m in x.mentions]
     report.mentions = {
@@ -293,10 +321,11 @@ def store_stage(run: _Run) -> int | None:
         return None
     run.report.outputs["store"] = str(store)
     incremental.forget(store)
-    counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph}
+    counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph,
+              "normalise": run.report.normalise}  # fmt: skip
     save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions,
                    sources=run.sources, read_fingerprint=incremental.read_fingerprint(spec),
-                   rejects=spec.outputs.rejects)  # fmt: skip
+                   rejects=spec.outputs.rejects, tables=run.tables)  # fmt: skip
     if update:
         items = sum(update_embedded(store, update.delta).values())
         added = update.state["added"] + len(update.new)
@@ -415,6 +444,7 @@ def report_stage(run: _Run) -> int | None:
 STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
     ("read", read_stage),
     ("extract", extract_stage),
+    ("normalise", normalise_stage),
     ("build", build_stage),
     ("link", link_stage),
     ("analyse", analyse_stage),
@@ -471,7 +501,7 @@ def extract_cached(
             cached = cache.get(paper_text(p) for p in chunk) if cache else {}
             for p in chunk:
                 if (hit := cached.get(paper_text(p))) is not None:
-                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations)
+                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations, hit.rules)
                     hits += 1
                 else:
                     yield p

@@ -1,0 +1,317 @@
+"""Keys across a run: what one abstract cannot decide alone.
+
+Three rules, each a table built from the whole run and applied with dict lookups:
+
+- acronyms: a definition in any abstract serves every abstract that uses the short form bare
+  ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
+  definition always wins for it. Of several long forms, the most frequent one whose initials
+  spell the short form is taken (then the most frequent, then the first in sort order).
+- compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
+  "data-set"); the key is the most frequent form, then the closed one.
+- generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
+  become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
+  a one-word "X" must be written as a name somewhere ("BERT model" -> "bert"; "language model"
+  stays).
+
+The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
+stored ones got.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from kg.normalise.acronyms import find_acronyms, initials, letters
+from kg.normalise.keys import Normaliser
+from kg.records import Extraction, Mention, Paper
+
+_WORD = re.compile(r"\w+")
+#: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
+_ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
+#: Rule names, as counted in the run report.
+ACRONYM, COMPOUND, HEAD, SELF_RELATION = (
+    "acronym from the run",
+    "compound folded",
+    "generic head stripped",
+    "relation within one concept dropped",
+)
+
+
+@dataclass(frozen=True)
+class RunTables:
+    """What the run-wide rules count, and what they decide from it.
+
+    ``definitions``: short form -> key of a long form -> abstracts that define it so;
+    ``counts``: mentions of each key after the acronym rule; ``named``: the one-word keys that
+    some mention writes as a name ("BERT", "ResNet", "GPT-2"); ``bare``: the short forms some
+    mention uses in an abstract that does not define them. Incremental runs keep them, to give
+    new papers the keys a full run would and to tell when the new papers change old ones.
+    """
+
+    definitions: dict[str, dict[str, int]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    named: frozenset[str] = frozenset()
+    bare: frozenset[str] = frozenset()
+    #: The acronyms each paper of the run defines (short form -> key), while the run lasts.
+    defined: dict[str, dict[str, str]] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def acronyms(self) -> dict[str, str]:
+        """Short form -> key of its long form: the most frequent spelled by its initials, then the most frequent."""
+        table = {}
+        for short, longs in self.definitions.items():
+            want = letters(short)
+            table[short] = min(longs, key=lambda k: (want not in initials(k), -longs[k], k))
+        return table
+
+    @cached_property
+    def closed(self) -> dict[str, str]:
+        """Space-less form -> key: the most frequent form, then the closed one, then the first in sort order."""
+        chosen: dict[str, str] = {}
+        for key, n in self.counts.items():
+            form = key.replace(" ", "")
+            best = chosen.get(form)
+            if best is None or (-n, key.count(" "), key) < (-self.counts[best], best.count(" "), best):
+                chosen[form] = key
+        return chosen
+
+    @cached_property
+    def concepts(self) -> frozenset[str]:
+        """Every key of the run after the acronym and compound rules."""
+        return frozenset(self.closed.values())
+
+    def merged(self, other: RunTables) -> RunTables:
+        """The tables of both runs' papers."""
+        definitions = {s: dict(d) for s, d in self.definitions.items()}
+        for short, longs in other.definitions.items():
+            mine = definitions.setdefault(short, {})
+            for key, n in longs.items():
+                mine[key] = mine.get(key, 0) + n
+        counts = dict(self.counts)
+        for key, n in other.counts.items():
+            counts[key] = counts.get(key, 0) + n
+        return RunTables(definitions, counts, self.named | other.named, self.bare | other.bare)
+
+    def moved_by(self, grown: RunTables, heads: frozenset[str]) -> list[str]:
+        """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
+
+        >>> old = RunTables(counts={"data set": 2}, bare=frozenset({"GCN"}))
+        >>> new = old.merged(RunTables({"GCN": {"graph convolutional network": 1}}, {"dataset": 3}))
+        >>> old.moved_by(new, frozenset())
+        ["the acronym GCN, used bare, is defined now: 'graph convolutional network'", "'data set' is now 'dataset'"]
+        """
+        moved = []
+        for short, key in sorted(grown.acronyms.items()):
+            if short in self.acronyms and self.acronyms[short] != key:
+                moved.append(f"the acronym {short} now stands for {key!r}, not {self.acronyms[short]!r}")
+            elif short not in self.acronyms and short in self.bare:
+                moved.append(f"the acronym {short}, used bare, is defined now: {key!r}")
+        old = self.closed
+        folded = sorted((old[form], key) for form, key in grown.closed.items() if old.get(form, key) != key)
+        moved += [f"{was!r} is now {key!r}" for was, key in folded]
+        for rest in sorted((grown.concepts - self.concepts) | (grown.named - self.named)):
+            for head in sorted(heads):
+                if (stored := old.get(f"{rest}{head}".replace(" ", ""))) is not None:
+                    moved.append(f"{rest!r} is a concept now: {stored!r} may lose its head word")
+        return moved
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"definitions": {s: dict(sorted(d.items())) for s, d in sorted(self.definitions.items())},
+                "counts": dict(sorted(self.counts.items())), "named": sorted(self.named),
+                "bare": sorted(self.bare)}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunTables:
+        return cls(data["definitions"], data["counts"], frozenset(data["named"]), frozenset(data["bare"]))
+
+
+def normalise_run(
+    papers: Iterable[Paper],
+    extractions: list[Extraction],
+    *,
+    normaliser: Normaliser | None = None,
+    known: frozenset[str] = frozenset(),
+    tables: RunTables | None = None,
+    stored: RunTables | None = None,
+) -> tuple[list[Extraction], Counter[str]]:
+    """Re-key the mentions and relations of a run with the run-wide rules.
+
+    Returns new extractions (the inputs are left alone) and how often each rule fired, the
+    per-paper rules of :class:`~kg.records.Extraction` included. ``tables`` are those of
+    :func:`run_tables` for these papers, built here if not given. Papers added to a stored
+    run take its decisions where it made them (``stored``: its tables, which ``tables`` include).
+
+    >>> ps = [Paper("1", "", "We train proximal policy optimization (PPO) agents."), Paper("2", "", "PPO fails.")]
+    >>> def x(pid, text, start, key):
+    ...     return Extraction(pid, [Mention(text, "Method", start, start + len(text), "", "uses", key)])
+    >>> xs = [x("1", "proximal policy optimization (PPO)", 9, "proximal policy optimization"), x("2", "PPO", 0, "ppo")]
+    >>> out, rules = normalise_run(ps, xs)
+    >>> out[1].mentions[0].concept, dict(rules)
+    ('proximal policy optimization', {'acronym from the run': 1})
+    """
+    norm = normaliser or Normaliser()
+    papers = list(papers)
+    tables = tables or run_tables(papers, extractions, normaliser=norm)
+    defined = tables.defined if tables.defined is not None else _defined_by_paper(papers, norm)
+    rekey = _Rekey(norm, tables, known, stored or RunTables())
+    rules: Counter[str] = Counter()
+    out = []
+    for x in extractions:
+        rules.update(x.rules)
+        own = defined.get(x.id, {})
+        by_span: dict[tuple[str, int, int], str] = {}
+        mentions = []
+        for m in x.mentions:
+            key = rekey(m, own, rules)
+            by_span[m.field, m.start, m.end] = key
+            mentions.append(m if key == m.concept else replace(m, concept=key))
+        relations = []
+        for r in x.relations:
+            head = by_span.get((r.field, r.head_start, r.head_end)) or rekey.key(r.head)
+            tail = by_span.get((r.field, r.tail_start, r.tail_end)) or rekey.key(r.tail)
+            if head == tail:  # "data set USED_FOR dataset": one concept now
+                rules[SELF_RELATION] += 1
+                continue
+            relations.append(r if (head, tail) == (r.head, r.tail) else replace(r, head=head, tail=tail))
+        out.append(Extraction(x.id, mentions, relations, x.rules))
+    return out, Counter(dict(sorted(rules.items())))
+
+
+def run_tables(
+    papers: Iterable[Paper],
+    extractions: Iterable[Extraction],
+    *,
+    normaliser: Normaliser | None = None,
+    prior: RunTables | None = None,
+) -> RunTables:
+    """The run-wide tables of ``papers``, added to those of a ``prior`` run's papers.
+
+    >>> ps = [Paper(str(i), "", text) for i, text in enumerate(["dataset", "data set", "data-set"])]
+    >>> xs = [Extraction(p.id, [Mention(p.abstract, "Dataset", 0, 8, "", "uses", "data set")]) for p in ps[1:]]
+    >>> xs.append(Extraction("0", [Mention("dataset", "Dataset", 0, 7, "", "uses", "dataset")]))
+    >>> sorted(run_tables(ps, xs).concepts)
+    ['data set']
+    """
+    norm = normaliser or Normaliser()
+    defined = _defined_by_paper(list(papers), norm)
+    definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for own in defined.values():
+        for short, key in own.items():
+            # an alias decides for its short form ("LLM"), and one that forbids a definition
+            # keys the short form as itself: nothing to share
+            if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
+                definitions[short][key] += 1
+    tables = RunTables({s: dict(d) for s, d in definitions.items()})
+    acronyms = tables.acronyms
+    if prior:
+        tables = prior.merged(tables)
+        acronyms = tables.acronyms | prior.acronyms  # the stored papers' long forms stay
+    counts: Counter[str] = Counter()
+    named: set[str] = set()
+    bare: set[str] = set()
+    for x in extractions:
+        own = defined.get(x.id, {})
+        for m in x.mentions:
+            key = _expand_acronyms(m, acronyms, own, norm) or m.concept
+            counts[key] += 1
+            if " " not in key and _written_as_name(m.text):
+                named.add(key)
+            bare.update(s for w in _ACRONYM.findall(m.text) if (s := _short(w)) not in own)
+    tables = tables.merged(RunTables({}, dict(counts), frozenset(named), frozenset(bare)))
+    return replace(tables, defined=defined)
+
+
+class _Rekey:
+    """The run-wide rules as lookups: a mention's key, or a bare key's (a relation's end)."""
+
+    def __init__(self, norm: Normaliser, tables: RunTables, known: frozenset[str], stored: RunTables) -> None:
+        self.norm, self.known = norm, known
+        self.acronyms = tables.acronyms | stored.acronyms
+        self.closed = tables.closed | stored.closed
+        self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
+        self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
+
+    def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
+        key = _expand_acronyms(m, self.acronyms, own, self.norm)
+        if key and key != m.concept:
+            rules[ACRONYM] += 1
+        key = key or m.concept
+        folded = self.closed.get(key.replace(" ", ""), key)
+        if folded != key:
+            rules[COMPOUND] += 1
+        stripped = self._strip_head(folded)
+        if stripped != folded:
+            rules[HEAD] += 1
+        return stripped
+
+    def key(self, key: str) -> str:
+        return self._strip_head(self.closed.get(key.replace(" ", ""), key))
+
+    def _strip_head(self, key: str) -> str:
+        rest, _, head = key.rpartition(" ")
+        if not rest or head not in self.norm.generic_heads or key in self.known:
+            return key
+        rest = self.closed.get(rest.replace(" ", ""), rest)
+        if rest not in self.targets or self.norm.is_generic(rest):
+            return key
+        if " " not in rest and rest not in self.named and rest not in self.known:
+            return key  # "language model" is no "language"
+        return rest
+
+
+def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:
+    """(short form, key of its long form) of each acronym ``abstract`` defines, as ``kg_concepts`` reads them."""
+    for a in find_acronyms(abstract):
+        long_key = norm.key(a.long)
+        if not norm.is_generic(long_key):
+            yield _short(a.short), norm.resolve(a.short, long_key)
+
+
+def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[str, str]]:
+    """The acronyms each paper defines itself, in its title or its abstract: short form -> key."""
+    return {p.id: dict(_definitions(f"{p.title}\n\n{p.abstract}", norm)) for p in papers if "(" in p.title + p.abstract}
+
+
+def _looks_like_acronym(short: str) -> bool:
+    """ "PPO", "BiLSTM", "DARTS": two capitals or more, and at least half the letters; not "English"."""
+    caps = sum(c.isupper() for c in short)
+    return caps >= 2 and 2 * caps >= sum(c.isalpha() for c in short)
+
+
+def _short(short: str) -> str:
+    """ "LLMs" -> "LLM"; "RKHS", "DARTS" stay (a capital S is no plural)."""
+    return short[:-1] if len(short) > 2 and short[-1] == "s" and short[:-1].isupper() else short
+
+
+def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], norm: Normaliser) -> str | None:
+    """The key of ``m`` with the run's long forms for the bare acronyms its paper does not define.
+
+    A mention its abstract keyed by more than its words ("DP-SGD", defined there as a whole;
+    "supervised" of "supervised and unsupervised learning") keeps its key.
+    """
+    if not acronyms or "(" in m.text:
+        return None
+    found = False
+
+    def long_form(match: re.Match[str]) -> str:
+        nonlocal found
+        short = _short(match.group())
+        if short in own:
+            return own[short]
+        if short not in acronyms:
+            return match.group()
+        found = True
+        return acronyms[short]
+
+    text = _WORD.sub(long_form, m.text)
+    return norm.key(text) if found and norm.key(m.text) == m.concept else None
+
+
+def _written_as_name(text: str) -> bool:
+    """ "BERT", "ResNet", "GPT-2", "word2vec": a capital after the first letter, or a digit."""
+    return any(c.isupper() for c in text[1:]) or (any(c.isdigit() for c in text) and any(c.isalpha() for c in text))

@@ -45,7 +45,11 @@ class Reject:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A concept mention in an abstract; ``abstract[start:end] == text``."""
+    """A concept mention in an abstract; ``abstract[start:end] == text``.
+
+    ``confidence`` weighs the mention's vote for its concept's type (:mod:`kg.normalise.types`):
+    1.0 when the mention's own words carry its type, lower when only its context does.
+    """
 
     text: str
     type: str
@@ -54,6 +58,7 @@ class Mention:
     sentence: str
     role: str
     concept: str
+    confidence: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

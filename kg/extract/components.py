@@ -21,8 +21,17 @@ SPANS_KEY = "kg"
 #: ``Material`` is a ``Dataset`` only when it names one (a corpus, a benchmark, a named resource).
 LABEL_TYPES = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
 
+#: How much a span's own words carry its type (``span._.confidence``, see ``Mention.confidence``):
+#: a head-word cue ("... task", "... dataset", "... learning", "... model") is its own evidence;
+#: otherwise the type rests on the NER's reading of the context alone. spaCy's transition-based
+#: NER gives no per-entity probability that is cheap to read, so this is the confidence we have.
+CUE_CONFIDENCE = 1.0
+CONTEXT_CONFIDENCE = 0.5
+
 if not Span.has_extension("role"):
     Span.set_extension("role", default="mentions")
+if not Span.has_extension("confidence"):
+    Span.set_extension("confidence", default=1.0)
 
 
 class ConceptSpans:
@@ -35,6 +44,9 @@ class ConceptSpans:
         conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.dataset_words = frozenset(conf.get("dataset_words", []))
         self.task_heads = frozenset(conf.get("task_heads", []))
+        self.technique_heads = frozenset(conf.get("technique_heads", []))
+        self.method_heads = frozenset(conf.get("method_heads", []))
+        self.languages = frozenset(conf.get("languages", []))
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -56,17 +68,39 @@ class ConceptSpans:
             key = defined.get(span.text) or self._defined_inside(span, defined) or self._key(span, defined)
             if norm.is_generic(key):
                 continue
-            if kind == "Method" and span[-1].lower_ in self.task_heads:
-                kind = "Problem"
-            elif kind == "Method" and not _is_named(span):
-                kind = "Technique"
-            if kind == "Dataset" and not (_is_named(span) or self.dataset_words & {t.lower_ for t in span}):
+            typed = self._type(kind, span, key)
+            if typed is None:
                 continue
-            out = Span(doc, span.start, span.end, label=kind)
+            out = Span(doc, span.start, span.end, label=typed[0])
             out.id_ = key
+            out._.confidence = typed[1]
             spans.append(out)
         doc.spans[self.spans_key] = spans
         return doc
+
+    def _type(self, kind: str, span: Span, key: str) -> tuple[str, float] | None:
+        """The span's type from its NER label and head word, with its confidence; None: not a concept."""
+        # "large language models (LLMs)": the head word and the naming are those before the bracket.
+        bare = _before_bracket(span)
+        head = bare[-1].lower_
+        cue = False
+        if kind == "Method" and head in self.task_heads:
+            kind, cue = "Problem", True
+        elif kind in ("Problem", "Dataset") and head in self.technique_heads | self.method_heads:
+            # "reinforcement learning" read as a Task from its context, "large language models"
+            # as a Task, "a ResNet-50 model" as a Material: their own words say otherwise.
+            kind, cue = "Method", True
+        elif kind == "Problem":
+            cue = head in self.task_heads
+        if kind == "Method" and not _is_named(bare):
+            kind = "Technique"
+        if kind == "Dataset":
+            if key in self.languages:
+                return None
+            cue = bool(self.dataset_words & {t.lower_ for t in span})
+            if not (cue or _is_named(span)):
+                return None
+        return kind, CUE_CONFIDENCE if cue else CONTEXT_CONFIDENCE
 
     def _trim(self, span: Span) -> Span | None:
         start, end = _balanced(span)
@@ -113,6 +147,15 @@ def _balanced(span: Span) -> tuple[int, int]:
     if opened:
         end = opened[0]
     return start, max(start, end)
+
+
+def _before_bracket(span: Span) -> Span:
+    """``span`` without a final bracketed part: "large language models (LLMs)" -> "large language models"."""
+    if span[-1].text == ")":
+        opening = [tok.i for tok in span if tok.text == "("]
+        if opening and opening[-1] > span.start:
+            return span.doc[span.start : opening[-1]]
+    return span
 
 
 def _closes(span: Span) -> bool:

@@ -89,6 +89,7 @@ def mentions(doc: Doc) -> list[Mention]:
                 sentence=sentences[sent.start],
                 role=span._.role,
                 concept=span.id_,
+                confidence=span._.confidence,
             )
         )
     return found

@@ -26,6 +26,8 @@ from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
+from kg.normalise.gazetteer import load_gazetteer
+from kg.normalise.types import assign_types
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
@@ -206,6 +208,8 @@ def extract_stage(run: _Run) -> int:
         if cache:
             cache.close()
     report.cache = {"hits": hits, "extracted": len(todo) - hits}
+    # One type per concept across the run's mentions, before they are written anywhere.
+    run.extractions = assign_types(run.extractions, gazetteer=load_gazetteer())
     if out.cache:
         report.outputs["cache"] = str(out.cache)
     if out.mentions:

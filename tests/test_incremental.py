@@ -49,8 +49,10 @@ def test_new_papers_are_added_not_rebuilt(grown):
     assert second.update == {"mode": "incremental", "reason": "", "papers_added": 50, "sources_not_read": 0}
     assert second.cache == {"hits": 0, "extracted": 50}
     assert "analyse" not in second.stages and "report" not in second.stages
-    # the counts of the run report add up to those of a fresh run on all the papers
-    assert second.records == fresh.records and second.mentions == fresh.mentions
+    # the counts of the run report add up to those of a fresh run on all the papers; mention types
+    # may differ by a few, since a stored concept keeps its type and a fresh run votes over all papers
+    assert second.records == fresh.records and _untyped(second.mentions) == _untyped(fresh.mentions)
+    assert sum(second.mentions["by_type"].values()) == sum(fresh.mentions["by_type"].values())
     # a concept keeps the type it was first stored with (a rebuild takes its commonest type)
     assert sum(second.concepts.values()) == sum(fresh.concepts.values())
     assert second.graph["nodes"] == fresh.graph["nodes"]
@@ -120,7 +122,7 @@ def test_sources_read_before_are_not_read_again(tmp_path):
     assert second.records == fresh.records and second.records["rejected_by_reason"] == {
         "malformed JSON": 1, "merged duplicate": 1, "missing abstract": 1}  # fmt: skip
     assert (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
-    assert second.mentions == fresh.mentions and second.graph["nodes"] == fresh.graph["nodes"]
+    assert _untyped(second.mentions) == _untyped(fresh.mentions) and second.graph["nodes"] == fresh.graph["nodes"]
 
     # the last file grew: only it is read again
     new.write_text("".join(LINES[40:55]), encoding="utf-8")
@@ -194,3 +196,7 @@ def test_pages_are_written_side_by_side_and_failures_surface():
 
     with pytest.raises(ValueError, match="no room"):
         _side_by_side([lambda: 1, broken])
+
+
+def _untyped(mentions: dict) -> dict:
+    return {k: v for k, v in mentions.items() if k != "by_type"}

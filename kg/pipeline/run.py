@@ -209,7 +209,12 @@ def extract_stage(run: _Run) -> int:
             cache.close()
     report.cache = {"hits": hits, "extracted": len(todo) - hits}
     # One type per concept across the run's mentions, before they are written anywhere.
-    run.extractions = assign_types(run.extractions, gazetteer=load_gazetteer())
+    known = None
+    if run.update and out.store:
+        known_before = run.update.known_before
+        keys = {m.concept for x in run.extractions for m in x.mentions if f"concept:{m.concept}" in known_before}
+        known = incremental.stored_types(out.store, keys)
+    run.extractions = assign_types(run.extractions, gazetteer=load_gazetteer(), known=known)
     if out.cache:
         report.outputs["cache"] = str(out.cache)
     if out.mentions:

@@ -58,6 +58,19 @@ def test_new_papers_are_added_not_rebuilt(grown):
     assert second.graph["nodes"] == fresh.graph["nodes"]
 
 
+def test_new_mentions_of_a_stored_concept_carry_its_stored_type(grown):
+    _, _, _, out, _ = grown
+    stored = {d["key"]: d["type"] for _, d in read_embedded(out / "kg.lbug").nodes(data=True) if d["kind"] == "Concept"}
+    lines = (out / "m.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 300
+    types: dict[str, set[str]] = {}
+    for line in lines:
+        for m in json.loads(line)["mentions"]:
+            types.setdefault(m["concept"], set()).add(m["type"])
+    assert {key: t for key, t in types.items() if len(t) > 1} == {}
+    assert {key: t.pop() for key, t in types.items()} == stored
+
+
 def test_the_updated_store_matches_a_rebuilt_one(grown):
     _, second, _, out, fresh_out = grown
     nodes, edges = _split(read_embedded(out / "kg.lbug"))

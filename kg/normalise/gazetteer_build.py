@@ -44,8 +44,12 @@ _GENERIC_TASKS = frozenset(
 #: A PwC "task" named by one of these head words is a family of techniques or a learning
 #: paradigm ("Data Augmentation", "Few-Shot Learning", "Knowledge Distillation"), not a problem.
 _TECHNIQUE_HEADS = frozenset(
-    ["learning", "training", "augmentation", "distillation", "pruning", "quantization"]
-    + ["fine-tuning", "tuning", "prompting"]
+    [
+        *("learning", "training", "augmentation", "distillation", "pruning", "quantization"),
+        "fine-tuning",
+        "tuning",
+        "prompting",
+    ]
 )
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.']*[A-Za-z0-9+]|[A-Za-z0-9]")
 

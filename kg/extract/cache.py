@@ -22,8 +22,9 @@ from kg.records import Extraction, Mention, Relation
 EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml")
 #: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
-#: The shape of a cached value; a new shape (2: relations beside the mentions) misses on old entries.
-CACHE_FORMAT = 2
+#: The shape of a cached value; a new shape (2: relations beside the mentions, 3: each mention's
+#: confidence) misses on old entries.
+CACHE_FORMAT = 3
 
 
 def namespace(model: str, kg_version: str) -> str:

@@ -12,7 +12,7 @@ NEO4J_VERSION := $(shell sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|
 NEO4J_JAR     := tools/neo4j/lib/neo4j-$(NEO4J_VERSION).jar
 NEO4J_PASSWORD ?= kgtestpass
 
-.PHONY: install run test lint format model relations-model bench chromium neo4j clean
+.PHONY: install run test lint format model relations-model gazetteer bench chromium neo4j clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ model: $(MODEL_STAMP)
 # One BLAS thread: the matrices are small, and more threads only fight over the cores.
 relations-model: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m kg.extract.train_relations --scierc $(SCIERC)
+
+## make gazetteer: rebuild config/gazetteer.tsv from Papers with Code methods and tasks and the
+## ACL and arXiv ML abstracts (about 2 minutes on one core)
+gazetteer: $(STAMP)
+	$(BIN)/python -m kg.normalise.gazetteer_build ../shared/data/gazetteer ../shared/data/arxiv-ml/arxiv-ml-abstracts.jsonl.gz $(CORPUS) config/gazetteer.tsv
 
 ## make bench: every benchmark in bench/, each ending with one JSON line of figures
 bench: $(STAMP)

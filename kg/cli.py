@@ -167,7 +167,9 @@ def build(
     from kg.build import build_graph, knowledge_graph
     from kg.extract import extract as run_extract
     from kg.link import cooccurrence, link_papers
+    from kg.normalise.gazetteer import load_gazetteer
     from kg.normalise.run import normalise_run
+    from kg.normalise.types import assign_types
     from kg.records import Extraction
     from kg.store import write_embedded
     from kg.viz import full_view, write_html
@@ -181,8 +183,10 @@ def build(
             extractions = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
     else:
         extractions = list(run_extract(papers))
-    # a mentions file of an earlier `kg run` holds final keys already: the rules change nothing there
-    extractions, _ = normalise_run(papers, extractions)
+    # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there
+    gazetteer = load_gazetteer()
+    extractions, _ = normalise_run(papers, extractions, known=gazetteer.keys)
+    extractions = assign_types(extractions, gazetteer=gazetteer)
     B = build_graph(papers, extractions)
     G = knowledge_graph(B, link_papers(B), cooccurrence(B))
     counts = write_embedded(G, db)

@@ -51,6 +51,9 @@ class Mention:
 
     ``sentence`` is the evidence: the sentence of the abstract, or the whole title. Mentions
     written before titles were read have no ``field``: they are in the abstract.
+
+    ``confidence`` weighs the mention's vote for its concept's type (:mod:`kg.normalise.types`):
+    1.0 when the mention's own words carry its type, lower when only its context does.
     """
 
     text: str
@@ -61,6 +64,7 @@ class Mention:
     role: str
     concept: str
     field: TextField = "abstract"
+    confidence: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -149,3 +149,15 @@ def test_analytics_are_stored_and_queryable(run):
     assert query_embedded(db, "MATCH (p:Paper) WHERE p.community IS NOT NULL RETURN count(p)").rows == [[papers]]
     first = query_embedded(db, "MATCH (c:Concept {key: 'large language model'}) RETURN c.first_year, c.yearly").rows
     assert first[0][0] == 2023 and json.loads(first[0][1])["2024"] > 0
+
+
+def test_every_concept_has_one_type_that_its_mentions_carry(run):
+    out, _, _ = run
+    mention_types: dict[str, set[str]] = {}
+    for line in (out / "m.jsonl").read_text(encoding="utf-8").splitlines():
+        for m in json.loads(line)["mentions"]:
+            mention_types.setdefault(m["concept"], set()).add(m["type"])
+    stored = dict(query_embedded(out / "kg.lbug", "MATCH (c:Concept) RETURN c.key, c.type").rows)
+    assert all(len(types) == 1 for types in mention_types.values())
+    assert {key: types.pop() for key, types in mention_types.items()} == stored
+    assert stored.get("large language model") == "Technique" and "english" not in stored

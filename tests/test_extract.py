@@ -38,7 +38,7 @@ def test_contract_offsets_types_roles(nlp, sample_run):
         assert set(row) == {"id", "mentions", "relations", "rules"}
         record = records[row["id"]]
         for m in row["mentions"]:
-            assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept", "field"}
+            assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept", "field", "confidence"}
             text = record[m["field"]]
             assert text[m["start"] : m["end"]] == m["text"]
             assert m["text"] in m["sentence"] and m["sentence"] in text
@@ -123,7 +123,7 @@ def test_lines_without_field_still_load():
                           "tail_end": 23, "sentence": "We use BERT for parsing."}]}  # fmt: skip
     x = Extraction.from_dict(old)
     assert x.mentions[0].field == "abstract" and x.relations[0].field == "abstract"
-    assert x.to_dict()["mentions"][0] == {**old["mentions"][0], "field": "abstract"}
+    assert x.to_dict()["mentions"][0] == {**old["mentions"][0], "field": "abstract", "confidence": 1.0}
 
 
 def _annotated(nlp, text, ents):

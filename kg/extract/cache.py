@@ -25,7 +25,8 @@ EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.tom
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: The shape of a cached value and what it is keyed by; a new one misses on old entries
 #: (2: relations beside the mentions; 3: keyed by title and abstract, mentions name their field;
-#: 4: the key rules that fired, and keys made by the rules of README "Concept keys").
+#: 4: the key rules that fired, keys made by the rules of README "Concept keys", each mention's
+#: confidence).
 CACHE_FORMAT = 4
 
 

@@ -25,8 +25,19 @@ RULES = "kg_rules"
 #: ``Material`` is a ``Dataset`` only when it names one (a corpus, a benchmark, a named resource).
 LABEL_TYPES = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
 
+#: How much a span's own words carry its type (``span._.confidence``, see ``Mention.confidence``):
+#: a head-word cue ("... task", "... dataset", "... learning", "... model") is its own evidence;
+#: otherwise the type rests on the NER's reading of the context alone. spaCy's transition-based
+#: NER keeps no action scores (its greedy parse runs in C and drops them; stepping it from Python to
+#: keep them costs far more than the 3% of throughput a confidence may take), so this is the
+#: confidence we have.
+CUE_CONFIDENCE = 1.0
+CONTEXT_CONFIDENCE = 0.5
+
 if not Span.has_extension("role"):
     Span.set_extension("role", default="mentions")
+if not Span.has_extension("confidence"):
+    Span.set_extension("confidence", default=1.0)
 
 
 class ConceptSpans:
@@ -48,6 +59,9 @@ class ConceptSpans:
         self.task_heads = frozenset(conf.get("task_heads", []))
         self.fixed_coordinations = tuple(conf.get("fixed_coordinations", []))
         self.coordination_blockers = frozenset(conf.get("coordination_blockers", []))
+        self.technique_heads = frozenset(conf.get("technique_heads", []))
+        self.method_heads = frozenset(conf.get("method_heads", []))
+        self.languages = frozenset(conf.get("languages", []))
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -72,25 +86,43 @@ class ConceptSpans:
                 key = key or self._key(tokens, defined, rules)
                 if norm.is_generic(key):
                     continue
-                kind = self._kind(label, tokens)
-                if kind is None:
+                typed = self._type(label, tokens, key)
+                if typed is None:
                     continue
-                out = Span(doc, part.start, part.end, label=kind)
+                out = Span(doc, part.start, part.end, label=typed[0])
                 out.id_ = key
+                out._.confidence = typed[1]
                 spans.append(out)
         doc.spans[self.spans_key] = spans
         doc.user_data[RULES] = dict(rules)
         return doc
 
-    def _kind(self, label: str, tokens: Sequence[Token]) -> str | None:
-        """The concept type of a mention the NER labelled ``label``; ``None``: not a concept."""
-        if label == "Method" and tokens[-1].lower_ in self.task_heads:
-            return "Problem"
-        if label == "Method" and not _is_named(tokens):
-            return "Technique"
-        if label == "Dataset" and not (_is_named(tokens) or self.dataset_words & {t.lower_ for t in tokens}):
-            return None
-        return label
+    def _type(self, kind: str, tokens: Sequence[Token], key: str) -> tuple[str, float] | None:
+        """The type of a mention the NER labelled ``kind``, from its head word, with its confidence.
+
+        ``None``: not a concept.
+        """
+        # "large language models (LLMs)": the head word and the naming are those before the bracket.
+        bare = _before_bracket(tokens)
+        head = bare[-1].lower_
+        cue = False
+        if kind == "Method" and head in self.task_heads:
+            kind, cue = "Problem", True
+        elif kind in ("Problem", "Dataset") and head in self.technique_heads | self.method_heads:
+            # "reinforcement learning" read as a Task from its context, "large language models"
+            # as a Task, "a ResNet-50 model" as a Material: their own words say otherwise.
+            kind, cue = "Method", True
+        elif kind == "Problem":
+            cue = head in self.task_heads
+        if kind == "Method" and not _is_named(bare):
+            kind = "Technique"
+        if kind == "Dataset":
+            if key in self.languages:
+                return None
+            cue = bool(self.dataset_words & {t.lower_ for t in tokens})
+            if not (cue or _is_named(tokens)):
+                return None
+        return kind, CUE_CONFIDENCE if cue else CONTEXT_CONFIDENCE
 
     def _trim(self, span: Span, rules: Counter[str]) -> Span | None:
         start, end = _balanced(span)
@@ -215,6 +247,15 @@ def _balanced(span: Span) -> tuple[int, int]:
     if opened:
         end = opened[0]
     return start, max(start, end)
+
+
+def _before_bracket(tokens: Sequence[Token]) -> Sequence[Token]:
+    """``tokens`` without a final bracketed part: "large language models (LLMs)" -> "large language models"."""
+    if tokens[-1].text == ")":
+        opening = [i for i, tok in enumerate(tokens) if tok.text == "("]
+        if opening and opening[-1] > 0:
+            return tokens[: opening[-1]]
+    return tokens
 
 
 def _closes(span: Span) -> bool:

@@ -173,6 +173,7 @@ def mentions(doc: Doc) -> list[Mention]:
                 role=span._.role,
                 concept=span.id_,
                 field=field,
+                confidence=span._.confidence,
             )
         )
     return found

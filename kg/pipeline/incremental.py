@@ -163,6 +163,14 @@ def unchanged_sources(spec: PipelineSpec) -> Unchanged | None:
     return Unchanged(same, digests, ids, {k for s in same for k in s.keys}, rejects)
 
 
+def stored_types(store: Path, keys: Iterable[str]) -> dict[str, str]:
+    """The stored type of each of ``keys`` that the store has: a stored concept keeps its type."""
+    with reader(store) as query:
+        statement = "UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c.key, c.type"
+        rows = query(statement, {"keys": sorted(set(keys))}).rows
+    return dict(rows)
+
+
 @dataclass
 class Update:
     """An incremental run: the last run's state and the papers to add."""

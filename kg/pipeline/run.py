@@ -27,7 +27,9 @@ from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
 from kg.normalise import Normaliser
+from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.run import RunTables, normalise_run, run_tables
+from kg.normalise.types import assign_types
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
@@ -228,7 +230,17 @@ def normalise_stage(run: _Run) -> int:
     papers = update.new if update else run.papers
     run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None)
     stored = update.tables if update else None
-    run.extractions, rules = normalise_run(papers, run.extractions, tables=run.tables, stored=stored)
+    gazetteer = load_gazetteer()
+    run.extractions, rules = normalise_run(
+        papers, run.extractions, known=gazetteer.keys, tables=run.tables, stored=stored
+    )
+    # One type per concept across the run's mentions, decided on the final keys, before they are
+    # written anywhere; a stored concept keeps its type in an incremental run.
+    types = None
+    if update and out.store:
+        keys = {m.concept for x in run.extractions for m in x.mentions if f"concept:{m.concept}" in update.known_before}
+        types = incremental.stored_types(out.store, keys)
+    run.extractions = assign_types(run.extractions, gazetteer=gazetteer, known=types)
     report.normalise = {"rules": dict(rules)}
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)

@@ -1,0 +1,117 @@
+"""One type per concept: real abstract sentences through the shipped model, the gazetteer and the vote."""
+
+from collections import defaultdict
+
+import pytest
+
+from kg.build import build_graph
+from kg.extract import extract, load_pipeline
+from kg.normalise.gazetteer import load_gazetteer
+from kg.normalise.types import assign_types, decide_types
+from kg.records import Mention, Paper
+
+# Sentences from arXiv ML and ACL Anthology abstracts; the comment says what the NER alone made of
+# the concept where it gets it wrong.
+SENTENCES = [
+    "We conducted extensive experiments on three benchmark databases, including CIFAR-10, CIFAR-100, "
+    "Tiny ImageNet, and two popular target models, WideResNet34-10 and PreActResNet18.",
+    # SQuAD read as a Method:
+    "We evaluate ATACompressor on three QA datasets: HotpotQA, MSMARCO, and SQUAD-showing that it "
+    "outperforms existing methods in terms of both compression efficiency and task performance.",
+    # GLUE read as a Metric, then as a Method:
+    "On the GLUE benchmark, Matterhorn establishes a new state-of-the-art, surpassing existing SNNs by "
+    "1.42% in average accuracy while delivering a 2.31 times improvement in energy efficiency.",
+    "Experiments on various benchmarks, including GLUE, SuperGLUE, CLUE, and RussianSuperGLUE, demonstrate "
+    "that a vast majority of NLP benchmarks could be at least 40% smaller in terms of the tasks included.",
+    "Based on CER and BLEU, we demonstrate that LLMs outperform the conventional OCR/HTR methods.",
+    "In the evaluation, Meta Engine consistently outperforms all baselines, yielding 3-6x higher F1 in most "
+    "cases and up to 24x on specific datasets.",
+    "I investigate whether BERT encodes abstract relational schemata by examining internal representations "
+    "of concept pairs across taxonomic, mereological, and functional relations.",
+    # ResNet read as a Dataset:
+    "The study covers modern architectures, including ResNet, MobileNet, and EfficientNet, and demonstrates "
+    "the effectiveness of transfer learning through real-world examples and experiments.",
+    "The state-of-the-art (SOTA) DRL algorithms including DDPG, TD3, SAC, and PPO are utilized to deal with "
+    "the formulated MDP with continuous actions.",
+    "In FedE4RAG, knowledge distillation is employed for communication between the server and client models.",
+    # "English" read as a Dataset:
+    "Through the years, much work has been done on data augmentation for the English language.",
+    "The methods based on reinforcement learning, such as inverse reinforcement learning and Generative "
+    "Adversarial imitation learning (GAIL), can learn from only a few expert data.",
+    "Our experiments on slot filling, machine translation, and structured text generation show consistent "
+    "improvements in cross-lingual transfer, especially to lower-resource languages.",
+    "The application of TensorFlow pre-trained models in deep learning is explored, with an emphasis on "
+    "practical guidance for tasks such as image classification and object detection.",
+    # Large language models read as a Task:
+    "With the recent advancement of Large Language Models (LLMs), generating functionally correct code has "
+    "become less complicated for a wide array of developers.",
+]
+
+
+@pytest.fixture(scope="module")
+def typed():
+    papers = [Paper(f"p{i}", "", text) for i, text in enumerate(SENTENCES)]
+    raw = list(extract(papers, nlp=load_pipeline()))
+    return papers, assign_types(raw, gazetteer=load_gazetteer())
+
+
+def _types(extractions):
+    types = defaultdict(set)
+    for x in extractions:
+        for m in x.mentions:
+            types[m.concept].add(m.type)
+    return types
+
+
+@pytest.mark.parametrize(
+    ("key", "kind"),
+    [
+        ("imagenet", "Dataset"),
+        ("squad", "Dataset"),
+        ("glue", "Dataset"),
+        ("bleu", "Metric"),
+        ("f1", "Metric"),
+        ("bert", "Method"),
+        ("resnet", "Method"),
+        ("ppo", "Method"),
+        ("knowledge distillation", "Technique"),
+        ("data augmentation", "Technique"),
+        ("reinforcement learning", "Technique"),
+        ("large language model", "Technique"),
+        ("machine translation", "Problem"),
+        ("object detection", "Problem"),
+    ],
+)
+def test_concept_types(typed, key, kind):
+    _, extractions = typed
+    assert _types(extractions)[key] == {kind}
+
+
+def test_a_language_is_not_a_dataset(typed):
+    _, extractions = typed
+    assert "english" not in _types(extractions)
+
+
+def test_one_type_per_concept_in_mentions_and_graph(typed):
+    papers, extractions = typed
+    types = _types(extractions)
+    assert all(len(t) == 1 for t in types.values())
+    B = build_graph(papers, extractions)
+    for key, (kind,) in types.items():
+        assert B.nodes[f"concept:{key}"]["type"] == kind
+
+
+def test_vote_weighs_confidence_and_the_gazetteer_is_a_strong_prior():
+    # Three votes from context alone lose to two from the mention's own head word.
+    votes = [("hindsight relabeling", "Problem", 0.5)] * 3 + [("hindsight relabeling", "Technique", 1.0)] * 2
+    assert decide_types(votes) == {"hindsight relabeling": "Technique"}
+    # A known dataset is a Dataset whatever the mentions say; a stored concept keeps its type.
+    many = [("imagenet", "Method", 1.0)] * 20
+    assert decide_types(many, gazetteer=load_gazetteer()) == {"imagenet": "Dataset"}
+    assert decide_types(many, gazetteer=load_gazetteer(), known={"imagenet": "Method"}) == {"imagenet": "Method"}
+
+
+def test_old_mentions_load_with_full_confidence():
+    old = {"text": "BERT", "type": "Method", "start": 0, "end": 4, "sentence": "", "role": "uses", "concept": "bert"}
+    m = Mention(**old)
+    assert m.confidence == 1.0

@@ -19,13 +19,20 @@ its own common terms down.
 from __future__ import annotations
 
 import gzip
+import importlib
 import math
+import re
+import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from kg.config import config_path
 from kg.errors import ConfigError
+from kg.normalise.keys import Normaliser
 
 #: The shipped table, in ``config/``.
 TABLE = "refdf.tsv.gz"
@@ -124,3 +131,62 @@ def specificity(key: str, *, run_df: int | None = None, run_docs: int | None = N
     n = ref.n_docs + (run_docs or 0)
     df = ref.df(key) + (run_df or 0)
     return max(0.0, math.log((n + 1) / (df + 1)) / math.log(n + 1))
+
+
+_ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9.\-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class GenericTerms:
+    """Which concepts are generic: made only of general academic words (``config/generic.toml``).
+
+    >>> g = GenericTerms(frozenset({"computational", "cost", "downstream", "task"}))
+    >>> g.is_generic("computational cost"), g.is_generic("downstream task"), g.is_generic("task")
+    (True, True, True)
+    >>> g.is_generic("knowledge distillation"), g.is_generic("cost", forms=["COST"])
+    (False, False)
+    """
+
+    #: General academic words, folded as keys fold them, that are common in every reference corpus.
+    words: frozenset[str]
+    #: Keys that are never generic (gazetteer entries).
+    known: frozenset[str] = frozenset()
+
+    def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
+        """True when every word of ``key`` is general and no form of it is an acronym or a known name."""
+        words = key.split()
+        if not words or key in self.known or any(_ACRONYM.match(f) for f in forms):
+            return False
+        return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
+
+
+def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = None,
+                 known: Iterable[str] = ()) -> GenericTerms:  # fmt: skip
+    """Read the general academic words of ``config/generic.toml``, keeping those common in ``ref``."""
+    path = Path(path) if path else config_path("generic.toml")
+    try:
+        conf = tomllib.loads(path.read_text(encoding="utf-8"))
+        min_rate = float(conf.get("min_rate", 0.0))
+        listed = [str(w) for w in [*conf.get("heads", []), *conf.get("modifiers", [])]]
+    except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
+        raise ConfigError(f"{path}: expected min_rate and lists of words heads and modifiers ({exc})") from exc
+    ref = ref or reference_df()
+    norm = Normaliser()
+    folded = {norm.surface(w) for w in listed} | {norm._spell(w) for w in listed}
+    common = {w for w in folded if all(ref.rate(w, c) >= min_rate for c in ref.corpora)}
+    return GenericTerms(frozenset(common), frozenset(known))
+
+
+@lru_cache(maxsize=1)
+def generic_terms() -> GenericTerms:
+    """The shipped criterion, with the gazetteer's keys as known names when kg has a gazetteer."""
+    return load_generic(known=_gazetteer_keys())
+
+
+def _gazetteer_keys() -> frozenset[str]:
+    # The gazetteer is optional: kg without one simply knows no names.
+    try:
+        module = importlib.import_module("kg.normalise.gazetteer")
+    except ImportError:
+        return frozenset()
+    return frozenset(module.load_gazetteer().keys)

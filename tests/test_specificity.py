@@ -126,7 +126,8 @@ def _papers(spec):
 
 def test_papers_sharing_only_generic_concepts_are_not_linked():
     B = _papers({
-        "a": [("computational cost", "addresses"), ("downstream tasks", "uses"), ("knowledge distillation", "proposes")],
+        "a": [("computational cost", "addresses"), ("downstream tasks", "uses"),
+              ("knowledge distillation", "proposes")],
         "b": [("computational costs", "addresses"), ("downstream tasks", "uses")],
         "c": [("knowledge distillation", "uses"), ("speech recognition", "addresses")],
         "d": [("speech recognition", "addresses")],
@@ -162,10 +163,9 @@ def test_new_papers_link_in_the_index_as_in_a_full_run(tmp_path):
     index.save(tmp_path)
     index = LinkIndex.load(tmp_path)
     assert index.generic == {"concept:computational cost"}
-    new = _papers({"d": [("computational cost", "addresses"), ("speech recognition", "proposes")]})
-    delta = index.add(new, max_df=1.0, min_cooccurrence=1)
-    full = link_papers(_papers({**spec, "d": [("computational cost", "addresses"), ("speech recognition", "proposes")]}),
-                       max_df=1.0, top_k=5)  # fmt: skip
+    added = {"d": [("computational cost", "addresses"), ("speech recognition", "proposes")]}
+    delta = index.add(_papers(added), max_df=1.0, min_cooccurrence=1)
+    full = link_papers(_papers({**spec, **added}), max_df=1.0, top_k=5)
     got = {(u, v): (d["weight"], d["shared"]) for u, v, d in delta.links}
     want = {(u, v): (d["weight"], d["shared"]) for u, v, d in full.edges(data=True) if "paper:d" in (u, v)}
     assert got == {tuple(sorted(k)): v for k, v in want.items()}

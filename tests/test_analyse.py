@@ -32,7 +32,7 @@ from kg.store import read_embedded
 
 MT = [("NMT", "Method"), ("BLEU", "Technique"), ("beam search", "Technique"), ("machine translation", "Problem")]
 NER = [("CRF", "Method"), ("BiLSTM", "Method"), ("gazetteer", "Technique"), ("named entity recognition", "Problem")]
-GENERIC = ("deep learning", "Technique")
+UBIQUITOUS = ("neural network", "Technique")
 
 
 def _paper(pid: str, year: int | None, concepts: list[tuple[str, str]]) -> tuple[Paper, Extraction]:
@@ -52,9 +52,9 @@ def _graph(items: list[tuple[Paper, Extraction]], *, min_cooccurrence: int = 2) 
 
 @pytest.fixture(scope="module")
 def two_fields() -> nx.DiGraph:
-    """Six machine-translation papers and six NER papers; every one also mentions deep learning."""
-    items = [_paper(f"mt{i}", 2018 + i, [*MT, GENERIC]) for i in range(6)]
-    items += [_paper(f"ner{i}", 2018 + i, [*NER, GENERIC]) for i in range(6)]
+    """Six machine-translation papers and six NER papers; every one also mentions neural networks."""
+    items = [_paper(f"mt{i}", 2018 + i, [*MT, UBIQUITOUS]) for i in range(6)]
+    items += [_paper(f"ner{i}", 2018 + i, [*NER, UBIQUITOUS]) for i in range(6)]
     return _graph(items)
 
 
@@ -77,7 +77,7 @@ def test_two_fields_give_two_concept_communities_named_by_their_own_concepts(two
     # Named by the field's own concepts, never by the concept every paper mentions.
     assert all(part.strip() in {n for n, _ in MT} for part in labels[mt].split(","))
     assert all(part.strip() in {n for n, _ in NER} for part in labels[ner].split(","))
-    assert "deep learning" not in labels[mt] + labels[ner]
+    assert "neural network" not in labels[mt] + labels[ner]
 
 
 def test_two_fields_give_two_paper_communities(two_fields):
@@ -244,7 +244,7 @@ def test_nearest_papers_come_with_the_concepts_they_share(two_fields):
     near = nearest_papers(two_fields, "mt0", limit=3)
     assert len(near) == 3
     assert all(n.paper.startswith("mt") and n.via == "SHARES_CONCEPTS" for n in near)
-    assert set(near[0].shared) == {"nmt", "bleu", "beam search", "machine translation", "deep learning"}
+    assert set(near[0].shared) == {"nmt", "bleu", "beam search", "machine translation", "neural network"}
     assert near == nearest_papers(two_fields, "paper:mt0", limit=3)
     assert [n.weight for n in near] == sorted((n.weight for n in near), reverse=True)
 
@@ -275,7 +275,7 @@ def test_method_problem_pairs(two_fields):
     pairs = method_problem_pairs(two_fields, limit=100)
     found = {(p.method, p.problem): p.papers for p in pairs}
     assert found[(_key("NMT"), _key("machine translation"))] == 6
-    assert found[(_key("deep learning"), _key("named entity recognition"))] == 6
+    assert found[(_key("neural network"), _key("named entity recognition"))] == 6
     assert (_key("NMT"), _key("named entity recognition")) not in found
     assert all(p.papers >= 2 for p in pairs)
 

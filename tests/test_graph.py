@@ -98,20 +98,21 @@ def _brute_force_links(B, *, min_shared=1, min_weight=0.0, max_df=0.1, top_k=20)
 
     papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
     n, cap = len(papers), max(2, int(max_df * len(papers)))
-    idf = {c: math.log(1 + n / B.in_degree(c)) for c, k in B.nodes(data="kind")
-           if k == "Concept" and 2 <= B.in_degree(c) <= cap}  # fmt: skip
+    idf = {c: math.log(1 + n / B.in_degree(c)) for c, d in B.nodes(data=True)
+           if d["kind"] == "Concept" and not d.get("generic") and 2 <= B.in_degree(c) <= cap}  # fmt: skip
     edges = {}
     for p in papers:
-        scores, shared = defaultdict(float), defaultdict(list)
+        scores, shared = defaultdict(float), defaultdict(dict)
         for c in B.successors(p):
             for q in B.predecessors(c) if c in idf else []:
                 if q != p:
-                    scores[q] += idf[c]
-                    shared[q].append(c)
+                    share = idf[c] * math.sqrt(B.edges[p, c]["salience"] * B.edges[q, c]["salience"])
+                    scores[q] += share
+                    shared[q][c] = share
         ranked = sorted((q for q in scores if len(shared[q]) >= min_shared and scores[q] >= min_weight),
-                        key=lambda q: (-scores[q], q))  # fmt: skip
+                        key=lambda q: (-round(scores[q], 9), q))  # fmt: skip
         for q in ranked[:top_k]:
-            keys = [c.removeprefix("concept:") for c in sorted(shared[q], key=lambda c: (-idf[c], c))]
+            keys = [c.removeprefix("concept:") for c in sorted(shared[q], key=lambda c: (-round(shared[q][c], 9), c))]
             edges[tuple(sorted((p, q)))] = (round(scores[q], 6), len(keys), keys)
     return edges
 
@@ -123,6 +124,10 @@ def test_link_papers_equals_brute_force_on_random_graphs():
     for trial in range(20):
         spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(30)], rng.randint(0, 6)) for i in range(40)}
         B = _graph(spec)
+        for _, _, d in B.edges(data=True):
+            d["salience"] = rng.choice([0.1, 0.25, 0.5, 1.0])
+        for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 3):
+            B.nodes[c]["generic"] = True
         kw = {"max_df": rng.choice([0.1, 0.3, 1.0]), "top_k": rng.choice([1, 3, 20]), "min_shared": rng.choice([1, 2])}
         P = link_papers(B, **kw)
         got = {tuple(sorted((u, v))): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in P.edges(data=True)}

@@ -141,3 +141,29 @@ def test_store_is_read_only_for_queries(tmp_path, graph):
 def test_missing_store_says_what_to_do(tmp_path):
     with pytest.raises(StoreError, match="run `kg run`"):
         query_embedded(tmp_path / "none.lbug", "MATCH (n) RETURN n")
+
+
+def test_generic_flag_specificity_and_salience_survive_the_store(tmp_path):
+    from kg.store import cookbook
+
+    text = "We propose knowledge distillation for BERT. It lowers the computational cost."
+    papers = [Paper(f"p{i}", "Knowledge distillation for BERT", text, 2021) for i in range(3)]
+    mentions = [
+        Mention("knowledge distillation", "Technique", 11, 33, text[:44], "proposes", "knowledge distillation"),
+        Mention("computational cost", "Metric", 58, 76, text[45:], "mentions", "computational cost"),
+    ]
+    mentions += [Mention("computational cost", "Metric", 58, 76, text[45:], "mentions", "computational cost")]
+    B = build_graph(papers, [Extraction(p.id, mentions) for p in papers])
+    G = knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
+    db = tmp_path / "kg.lbug"
+    write_embedded(G, db)
+    back = read_embedded(db)
+    assert back.nodes["concept:computational cost"]["generic"] is True
+    assert back.nodes["concept:knowledge distillation"]["generic"] is False
+    for n in ("concept:computational cost", "concept:knowledge distillation"):
+        assert back.nodes[n]["specificity"] == pytest.approx(G.nodes[n]["specificity"])
+    edge = back.edges["paper:p0", "concept:knowledge distillation"]
+    assert edge["salience"] == G.edges["paper:p0", "concept:knowledge distillation"]["salience"]
+    assert edge["salience"] > back.edges["paper:p0", "concept:computational cost"]["salience"]
+    top = query_embedded(db, cookbook.load("top_concepts", "ladybug").text, {"type": "", "limit": 10})
+    assert [row[0] for row in top.rows] == ["knowledge distillation"]

@@ -1,7 +1,8 @@
 // Concepts whose co-occurrences spread over several communities (participation coefficient).
 // params: min_degree (concepts linked to at least this many others), limit
+// Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (c:Concept)
-WHERE c.bridge > 0 AND c.degree >= $min_degree
+WHERE c.bridge > 0 AND c.degree >= $min_degree AND NOT coalesce(c.generic, false)
 RETURN c.name AS concept, c.type AS type, c.bridge AS bridge, c.degree AS degree, c.community AS community
 ORDER BY bridge DESC, concept
 LIMIT $limit

@@ -1,7 +1,8 @@
 // Concepts first seen in a given year (no earlier paper mentions them).
 // params: year, limit
+// Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (p:Paper)-[:MENTIONS]->(c:Concept)
-WHERE p.year IS NOT NULL
+WHERE p.year IS NOT NULL AND NOT coalesce(c.generic, false)
 WITH c, min(p.year) AS first
 WHERE first = $year
 RETURN c.name AS concept, c.type AS type, c.paper_count AS papers

@@ -1,7 +1,8 @@
 // The concepts with the most papers, optionally of one type.
 // params: type (Method, Technique, Problem, or "" for all), limit
+// Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (c:Concept)
-WHERE $type = '' OR c.type = $type
+WHERE ($type = '' OR c.type = $type) AND NOT coalesce(c.generic, false)
 RETURN c.name AS concept, c.type AS type, c.paper_count AS papers
 ORDER BY papers DESC, concept
 LIMIT $limit

@@ -92,7 +92,7 @@ def communities(
     member papers that mention the concept (at least two when the community has such
     concepts). A concept linked everywhere scores near zero however big it is, so a label
     names what sets the community apart, not the corpus's commonest words (a tf-idf of
-    concepts over communities, in effect).
+    concepts over communities, in effect); generic concepts never name one.
 
     Parameters
     ----------
@@ -136,7 +136,8 @@ def communities(
     result = []
     for number in range(len(sizes)):
         top = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
-        top = top[:label_size]
+        # generic concepts ("computational cost", "experimental result") name nothing in particular
+        top = [c for c in top if not (c in G and G.nodes[c].get("generic"))][:label_size]
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))
     return Communities(kind=kind, membership=membership, communities=result)

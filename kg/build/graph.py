@@ -8,16 +8,20 @@ relation a sentence states between two concepts (:data:`kg.records.RELATION_TYPE
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 import networkx as nx
 
+from kg.normalise.specificity import generic_terms, specificity
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
 log = logging.getLogger(__name__)
 
 TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric")
+
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
 def paper_node(paper_id: str) -> str:
@@ -53,8 +57,9 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     networkx.DiGraph
         ``Paper`` and ``Concept`` nodes and one ``MENTIONS`` edge per (paper, concept) that
         keeps the strongest role, its evidence sentence, the field it is in (``title`` or
-        ``abstract``) and offsets there, and the mention count;
-        one concept -> concept edge per stated relation (:func:`relation_edges`).
+        ``abstract``) and offsets there, the mention count and the concept's :func:`salience` in
+        the paper; one concept -> concept edge per stated relation (:func:`relation_edges`).
+        Concepts carry ``specificity`` and ``generic`` (:func:`concept_scores`).
 
     Examples
     --------
@@ -67,8 +72,10 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     >>> B = build_graph([p], [Extraction("p1", ms, [r])])
     >>> B.nodes["concept:bert"]["name"], B.nodes["concept:bert"]["paper_count"]
     ('BERT', 1)
-    >>> B.edges["paper:p1", "concept:bert"]["role"]
-    'uses'
+    >>> B.edges["paper:p1", "concept:bert"]["role"], B.edges["paper:p1", "concept:bert"]["salience"]
+    ('uses', 0.3855)
+    >>> B.nodes["concept:parsing"]["generic"]
+    False
     >>> B.edges["concept:bert", "concept:parsing"]["rel"], B.edges["concept:bert", "concept:parsing"]["n_papers"]
     ('USED_FOR', 1)
     """
@@ -93,7 +100,11 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             extra=dict(paper.extra),
         )
         best: dict[str, tuple[Mention, int]] = {}
+        placed: dict[str, float] = defaultdict(float)
+        first_end = _first_sentence_end(paper.abstract)
         for m in by_id[paper.id].mentions if paper.id in by_id else []:
+            place = 1.0 if m.field == "title" else 0.5 if m.start < first_end else 0.0
+            placed[m.concept] = max(placed[m.concept], place)
             surfaces[m.concept][m.text] += 1
             types[m.concept][m.type] += 1
             seen = best.get(m.concept)
@@ -115,6 +126,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 start=m.start,
                 end=m.end,
                 count=count,
+                salience=salience(m.role, place=placed[key], count=count, specificity=specificity(key)),
             )
         B.nodes[node]["n_concepts"] = len(best)
     for key, forms in surfaces.items():
@@ -129,8 +141,58 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             aliases=sorted(set(forms) - {name}),
             paper_count=B.in_degree(node),
         )
+    concept_scores(B)
     B.add_edges_from((u, v, d) for u, v, d in relation_edges(in_order) if u in B and v in B)
     return B
+
+
+def salience(role: str, *, place: float = 0.0, count: int = 1, specificity: float = 0.0) -> float:
+    """How central a concept is to a paper, in [0, 1].
+
+    ``0.1 + 0.3 role + 0.25 place + 0.15 (1 - 1/count) + 0.2 specificity``, where ``role`` is
+    the strongest role's rank scaled to [0, 1] (proposes 1, addresses 2/3, uses 1/3, mentions
+    0), ``place`` is 1 for a concept in the title, 0.5 in the abstract's first sentence and 0
+    elsewhere, ``count`` the paper's mentions of it and ``specificity`` its reference
+    specificity (:func:`kg.normalise.specificity.specificity`, without the run, so a paper's
+    salience does not move when papers are added). Each term only raises it.
+
+    >>> salience("proposes", place=1.0, count=2, specificity=0.4) > salience("mentions", specificity=0.4)
+    True
+    >>> salience("mentions"), salience("proposes", place=1.0, count=10**9, specificity=1.0)
+    (0.1, 1.0)
+    """
+    rank = ROLE_STRENGTH[role] / max(ROLE_STRENGTH.values())
+    score = 0.1 + 0.3 * rank + 0.25 * place + 0.15 * (1 - 1 / max(count, 1)) + 0.2 * specificity
+    return round(min(1.0, score), 4)
+
+
+def concept_scores(G: nx.DiGraph) -> None:
+    """Set ``specificity`` and ``generic`` on every concept node of ``G``, in place.
+
+    ``specificity`` pools the concept's papers in ``G`` with the reference corpora
+    (:func:`kg.normalise.specificity.specificity`); ``generic`` marks concepts made only of
+    general academic words (:class:`kg.normalise.specificity.GenericTerms`), which stay in the
+    graph but do not link papers, name communities or fill top lists.
+
+    >>> G = nx.DiGraph()
+    >>> G.add_node("concept:downstream task", kind="Concept", key="downstream task", name="downstream tasks",
+    ...            aliases=[], paper_count=3)
+    >>> concept_scores(G)
+    >>> G.nodes["concept:downstream task"]["generic"]
+    True
+    """
+    generic = generic_terms()
+    n_papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "Paper")
+    for _, d in G.nodes(data=True):
+        if d.get("kind") == "Concept":
+            run_df = min(d.get("paper_count") or 0, n_papers)
+            d["specificity"] = round(specificity(d["key"], run_df=run_df, run_docs=n_papers), 4)
+            d["generic"] = generic.is_generic(d["key"], [d.get("name") or "", *d.get("aliases", [])])
+
+
+def _first_sentence_end(text: str) -> int:
+    found = _SENTENCE_END.search(text)
+    return found.end() if found else len(text)
 
 
 def relation_edges(extractions: Iterable[Extraction]) -> list[tuple[str, str, dict]]:
@@ -232,7 +294,8 @@ def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
 
     A paper in both is taken from ``new`` with all its mentions (re-extraction: its old
     mentions go). Concepts keep their name and type from ``old`` and gain ``new``'s aliases;
-    concepts no paper mentions any more are dropped and every ``paper_count`` is recounted.
+    concepts no paper mentions any more are dropped and every ``paper_count`` is recounted (and
+    with it ``specificity`` and ``generic``, :func:`concept_scores`).
     Stated relations lose the papers taken from ``new`` and gain what ``new`` states (the
     evidence sentence stays when its paper does). Only ``MENTIONS`` and relation edges are
     taken: link the result again with :mod:`kg.link`.
@@ -280,6 +343,7 @@ def merge_graphs(old: nx.DiGraph, new: nx.DiGraph) -> nx.DiGraph:
                 M.remove_node(n)
             else:
                 d["paper_count"] = papers
+    concept_scores(M)
     return M
 
 

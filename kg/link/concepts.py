@@ -8,8 +8,12 @@ from itertools import combinations
 import networkx as nx
 
 
-def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2) -> nx.Graph:
+def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2, include_generic: bool = False) -> nx.Graph:
     """Link concepts mentioned in the same papers.
+
+    Generic concepts (``generic`` true: "computational cost", "experimental result") co-occur
+    with everything and say nothing about what a paper is about, so they get no links: the
+    concept map is one of research concepts.
 
     Parameters
     ----------
@@ -17,6 +21,8 @@ def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2) -> nx.Graph:
         A paper-concept graph from :func:`kg.build.build_graph`.
     min_papers
         A link needs at least this many papers that mention both concepts.
+    include_generic
+        Link generic concepts too.
 
     Returns
     -------
@@ -35,7 +41,8 @@ def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2) -> nx.Graph:
     counts: Counter[tuple[str, str]] = Counter()
     for node, kind in B.nodes(data="kind"):
         if kind == "Paper":
-            counts.update(combinations(sorted(B.successors(node)), 2))
+            linked = (c for c in B.successors(node) if include_generic or not B.nodes[c].get("generic"))
+            counts.update(combinations(sorted(linked), 2))
     C = nx.Graph()
     C.add_nodes_from((n, d) for n, d in B.nodes(data=True) if d.get("kind") == "Concept")
     C.add_edges_from((u, v, {"weight": w}) for (u, v), w in sorted(counts.items()) if w >= min_papers)

@@ -43,11 +43,16 @@ class LinkIndex:
     """Paper x concept postings and each paper's strongest link weights; see the module doc."""
 
     def __init__(self, papers: list[str], concepts: list[str], indptr: np.ndarray, indices: np.ndarray,
-                 topk: np.ndarray) -> None:  # fmt: skip
+                 topk: np.ndarray, salience: np.ndarray | None = None,
+                 generic: set[str] | None = None) -> None:  # fmt: skip
         self.papers = papers
         self.concepts = concepts
         self.indptr = indptr.astype(np.int64)
         self.indices = indices.astype(np.int32)
+        #: ``salience[k]``: the salience of posting ``indices[k]`` in its paper (1 when unknown).
+        self.salience = np.ones(len(indices)) if salience is None else salience.astype(float)
+        #: Generic concepts, which link no papers and co-occur with nothing.
+        self.generic = set(generic or ())
         #: ``topk[i]``: paper i's strongest link weights, descending, padded with -inf.
         self.topk = topk
 
@@ -58,36 +63,42 @@ class LinkIndex:
         concepts = sorted(n for n, kind in G.nodes(data="kind") if kind == "Concept")
         col = {c: j for j, c in enumerate(concepts)}
         row = {p: i for i, p in enumerate(papers)}
-        rows: list[list[int]] = [[] for _ in papers]
+        rows: list[list[tuple[int, float]]] = [[] for _ in papers]
         weights: list[list[float]] = [[] for _ in papers]
         for u, v, d in G.edges(data=True):
             rel = d.get("rel")
             if rel == "MENTIONS":
-                rows[row[u]].append(col[v])
+                rows[row[u]].append((col[v], 1.0 if d.get("salience") is None else float(d["salience"])))
             elif rel == "SHARES_CONCEPTS":
                 weights[row[u]].append(d["weight"])
                 weights[row[v]].append(d["weight"])
         indptr = np.cumsum([0, *map(len, rows)])
-        indices = np.array([j for r in rows for j in sorted(r)], dtype=np.int32)
+        postings = [p for r in rows for p in sorted(r)]
+        indices = np.array([j for j, _ in postings], dtype=np.int32)
         topk = np.full((len(papers), top_k), -np.inf)
         for i, ws in enumerate(weights):
             best = sorted(ws, reverse=True)[:top_k]
             topk[i, : len(best)] = best
-        return cls(papers, concepts, indptr, indices, topk)
+        generic = {c for c in concepts if G.nodes[c].get("generic")}
+        return cls(papers, concepts, indptr, indices, topk, np.array([s for _, s in postings]), generic)
 
     # -- persistence -----------------------------------------------------------------------
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk)
-        (folder / "nodes.json").write_text(json.dumps({"papers": self.papers, "concepts": self.concepts},
-                                                      ensure_ascii=False), encoding="utf-8")  # fmt: skip
+        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk,
+                 salience=self.salience)  # fmt: skip
+        nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic)}
+        (folder / "nodes.json").write_text(json.dumps(nodes, ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, folder: Path) -> LinkIndex:
         arrays = np.load(folder / "index.npz")
         nodes = json.loads((folder / "nodes.json").read_text(encoding="utf-8"))
-        return cls(nodes["papers"], nodes["concepts"], arrays["indptr"], arrays["indices"], arrays["topk"])
+        # an index saved before salience and generic concepts weighs every posting alike
+        salience = arrays.get("salience")
+        return cls(nodes["papers"], nodes["concepts"], arrays["indptr"], arrays["indices"], arrays["topk"],
+                   salience, set(nodes.get("generic", [])))  # fmt: skip
 
     # -- adding papers ---------------------------------------------------------------------
 
@@ -104,13 +115,21 @@ class LinkIndex:
             raise ValueError(f"{len(clash)} papers are indexed already, e.g. {clash[0]}")
         n_old, c_old = len(self.papers), len(self.concepts)
         col = {c: j for j, c in enumerate(self.concepts)}
-        for c in sorted({c for p in new for c in B.successors(p)} - col.keys()):
+        added = sorted({c for p in new for c in B.successors(p)} - col.keys())
+        for c in added:
             col[c] = len(self.concepts)
             self.concepts.append(c)
-        rows = [sorted(col[c] for c in B.successors(p)) for p in new]
+        # a known concept that the new papers spell specifically (an acronym) stops being generic
+        mentioned = {c for p in new for c in B.successors(p)}
+        self.generic = (self.generic - {c for c in mentioned if not B.nodes[c].get("generic")}) | {
+            c for c in added if B.nodes[c].get("generic")
+        }
+        postings = [sorted((col[c], _salience(B, p, c)) for c in B.successors(p)) for p in new]
+        rows = [[j for j, _ in r] for r in postings]
         self.papers += new
         self.indptr = np.concatenate([self.indptr, self.indptr[-1] + np.cumsum([len(r) for r in rows])])
         self.indices = np.concatenate([self.indices, np.array([j for r in rows for j in r], dtype=np.int32)])
+        self.salience = np.concatenate([self.salience, np.array([s for r in postings for _, s in r], dtype=float)])
         n, n_concepts = len(self.papers), len(self.concepts)
         X = sp.csr_matrix((np.ones(len(self.indices)), self.indices, self.indptr), shape=(n, n_concepts))
         df = np.bincount(self.indices, minlength=n_concepts)
@@ -119,7 +138,9 @@ class LinkIndex:
         touched = sorted({j for r in rows for j in r})
         delta.paper_counts = {self.concepts[j]: int(df[j]) for j in touched}
         delta.links = self._link_new(X, df, n_old, min_shared=min_shared, min_weight=min_weight, max_df=max_df)
-        self._cooccur(X[:n_old].tocsc(), rows, c_old, min_cooccurrence, delta)
+        generic = {col[c] for c in self.generic}
+        self._cooccur(X[:n_old].tocsc(), [[j for j in r if j not in generic] for r in rows], c_old,
+                      min_cooccurrence, delta)  # fmt: skip
         return delta
 
     def _link_new(self, X: sp.csr_matrix, df: np.ndarray, n_old: int, *, min_shared: int, min_weight: float,
@@ -127,13 +148,20 @@ class LinkIndex:
         n = X.shape[0]
         k = self.topk.shape[1]
         cap = max(2, int(max_df * n))
-        linkable = (df >= 2) & (df <= cap)
+        specific = np.ones(len(df), dtype=bool)
+        specific[[j for j, c in enumerate(self.concepts) if c in self.generic]] = False
+        linkable = (df >= 2) & (df <= cap) & specific
         idf = np.where(linkable, np.log1p(n / np.maximum(df, 1)), 0.0)
         XL = (X @ sp.diags(linkable.astype(float))).tocsr()
         XL.eliminate_zeros()
         XT = XL.T.tocsr()
+        # as in link_papers: idf * sqrt(s_p * s_q) summed over the shared concepts
+        roots = sp.csr_matrix((np.sqrt(self.salience), X.indices, X.indptr), shape=X.shape)
+        SL = (roots @ sp.diags(linkable.astype(float))).tocsr()
+        SL.eliminate_zeros()
+        ST = SL.T.tocsr()
         new = XL[n_old:]
-        scores = ((new @ sp.diags(idf)) @ XT).tocsr()
+        scores = ((SL[n_old:] @ sp.diags(idf)) @ ST).tocsr()
         counts = (new @ XT).tocsr()
         scores.sort_indices()
         counts.sort_indices()
@@ -166,11 +194,11 @@ class LinkIndex:
         self.topk = topk
         links = []
         for i, j in sorted(chosen):
-            shared = np.intersect1d(XL.indices[XL.indptr[i] : XL.indptr[i + 1]],
-                                    XL.indices[XL.indptr[j] : XL.indptr[j + 1]])  # fmt: skip
-            cols = sorted(shared.tolist(), key=lambda c: (-idf[c], self.concepts[c]))
+            si, sj = _row(SL, i), _row(SL, j)
+            share = {c: float(idf[c] * si[c] * sj[c]) for c in si.keys() & sj.keys()}
+            cols = sorted(share, key=lambda c: (-round(share[c], 9), self.concepts[c]))
             keys = [self.concepts[c] for c in cols]
-            weight = float(sum(idf[c] for c in cols))
+            weight = sum(share[c] for c in cols)
             links.append((self.papers[i], self.papers[j], {
                 "weight": round(weight, 6), "n_shared": len(keys), "shared": [c.removeprefix("concept:") for c in keys]
             }))  # fmt: skip
@@ -191,3 +219,13 @@ class LinkIndex:
             if total >= min_papers:
                 edge = (self.concepts[a], self.concepts[b], total)
                 (delta.cooccurs_updated if before >= min_papers else delta.cooccurs_new).append(edge)
+
+
+def _row(M: sp.csr_matrix, i: int) -> dict[int, float]:
+    a, b = M.indptr[i], M.indptr[i + 1]
+    return dict(zip(M.indices[a:b].tolist(), M.data[a:b].tolist(), strict=True))
+
+
+def _salience(B: nx.DiGraph, paper: str, concept: str) -> float:
+    value = B.edges[paper, concept].get("salience")
+    return 1.0 if value is None else float(value)

@@ -19,11 +19,15 @@ def link_papers(
     min_weight: float = 0.0,
     max_df: float = 0.1,
     top_k: int = 20,
+    include_generic: bool = False,
 ) -> nx.Graph:
-    """Link papers that share concepts, rare concepts counting more.
+    """Link papers that share concepts, rare concepts and concepts central to both counting more.
 
-    A shared concept ``c`` adds ``log(1 + N / df(c))`` to the weight (N papers, df(c) papers
-    mention c). Concepts in more than ``max_df`` of the papers are skipped and each paper
+    A shared concept ``c`` adds ``log(1 + N / df(c)) * sqrt(s_p(c) * s_q(c))`` to the weight of
+    papers ``p`` and ``q`` (N papers, df(c) papers mention c, ``s`` the ``salience`` of c in each
+    paper, :func:`kg.build.graph.salience`; 1 when an edge has none). Generic concepts
+    (``generic`` true: "computational cost", "downstream task") and concepts in more than
+    ``max_df`` of the papers are skipped, and each paper
     keeps its ``top_k`` strongest neighbours, so the work grows with the postings of the
     concepts kept, not with N². The scores come from a sparse paper x concept matrix
     multiplied by its transpose in blocks of rows (networkx's bipartite projections build
@@ -39,12 +43,14 @@ def link_papers(
         Concepts mentioned by more than this share of the papers do not link (at least 2).
     top_k
         Links kept per paper (a link is kept if either end keeps it).
+    include_generic
+        Let generic concepts link papers too.
 
     Returns
     -------
     networkx.Graph
         Paper nodes (with their attributes) and edges with ``weight``, ``n_shared`` and
-        ``shared`` (concept keys, rarest first).
+        ``shared`` (concept keys, largest contribution to the weight first).
 
     Examples
     --------
@@ -52,6 +58,8 @@ def link_papers(
     >>> B.add_nodes_from(["paper:a", "paper:b", "paper:c"], kind="Paper")
     >>> B.add_nodes_from(["concept:x", "concept:y"], kind="Concept")
     >>> B.add_edges_from([("paper:a", "concept:x"), ("paper:b", "concept:x"), ("paper:c", "concept:y")])
+    >>> B.add_edges_from([("paper:a", "concept:g"), ("paper:c", "concept:g")], salience=0.9)
+    >>> B.add_node("concept:g", kind="Concept", generic=True)
     >>> P = link_papers(B, max_df=1.0)
     >>> list(P.edges(data="shared"))
     [('paper:a', 'paper:b', ['x'])]
@@ -63,26 +71,34 @@ def link_papers(
     cap = max(2, int(max_df * n_papers))
     row = {p: i for i, p in enumerate(papers)}
     # A concept's predecessors are its papers and the concepts stated to relate to it.
-    mentioned_by = {c: [p for p in B.predecessors(c) if p in row] for c, k in B.nodes(data="kind") if k == "Concept"}
+    mentioned_by = {
+        c: [p for p in B.predecessors(c) if p in row]
+        for c, d in B.nodes(data=True)
+        if d.get("kind") == "Concept" and (include_generic or not d.get("generic"))
+    }
     concepts = sorted(c for c, ps in mentioned_by.items() if 2 <= len(ps) <= cap)
     if not papers or not concepts:
         return P
     col = {c: j for j, c in enumerate(concepts)}
     idf = np.array([math.log(1 + n_papers / len(mentioned_by[c])) for c in concepts])
-    rows, cols = [], []
+    rows, cols, roots = [], [], []
     for c in concepts:
         for p in mentioned_by[c]:
             rows.append(row[p])
             cols.append(col[c])
+            roots.append(math.sqrt(_salience(B, p, c)))
+    # sqrt(s_p) * sqrt(s_q) summed over concepts, idf-weighted, is one sparse product
+    S = sp.csr_matrix((roots, (rows, cols)), shape=(n_papers, len(concepts)))
     X = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_papers, len(concepts)))
-    XW = X @ sp.diags(idf)
+    XW = S @ sp.diags(idf)
     XT = X.T.tocsr()
+    ST = S.T.tocsr()
     chosen: set[tuple[int, int]] = set()
     for start in range(0, n_papers, BLOCK):
         block = slice(start, min(start + BLOCK, n_papers))
-        scores = (XW[block] @ XT).tocsr()
+        scores = (XW[block] @ ST).tocsr()
         counts = (X[block] @ XT).tocsr()
-        # X and XW have the same non-zeros, so both products do too: their arrays line up.
+        # X and S have the same non-zeros, so both products do too: their arrays line up.
         scores.sort_indices()
         counts.sort_indices()
         for i in range(scores.shape[0]):
@@ -98,7 +114,15 @@ def link_papers(
     idf_of = dict(zip(concepts, idf.tolist(), strict=True))
     for i, j in sorted(chosen):
         u, v = papers[i], papers[j]
-        shared = sorted(set(B.successors(u)) & set(B.successors(v)) & col.keys(), key=lambda c: (-idf_of[c], c))
-        weight = sum(idf_of[c] for c in shared)
+        share = {c: idf_of[c] * math.sqrt(_salience(B, u, c) * _salience(B, v, c))
+                 for c in set(B.successors(u)) & set(B.successors(v)) & col.keys()}  # fmt: skip
+        shared = sorted(share, key=lambda c: (-round(share[c], 9), c))
+        weight = sum(share[c] for c in shared)
         P.add_edge(u, v, weight=round(weight, 6), n_shared=len(shared), shared=[keys[c] for c in shared])
     return P
+
+
+def _salience(B: nx.DiGraph, paper: str, concept: str) -> float:
+    # Graphs built before salience existed weigh every mention alike.
+    value = B.edges[paper, concept].get("salience")
+    return 1.0 if value is None else float(value)

@@ -30,6 +30,7 @@ import networkx as nx
 from kg.build.graph import combine_statements, concept_node
 from kg.link.index import LinkDelta, LinkIndex
 from kg.normalise.run import RunTables
+from kg.normalise.specificity import specificity
 from kg.pipeline.spec import PipelineSpec
 from kg.read import sniff_format
 from kg.records import RELATION_TYPES, Paper
@@ -275,8 +276,11 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
 
     delta.nodes["Paper"] = list(node_rows(B, "Paper"))
     delta.nodes["Concept"] = [r for r in node_rows(B, "Concept") if concept_node(r["key"]) not in known]
+    n_papers = len(update.index.papers)
     for row in delta.nodes["Concept"]:
         row["paper_count"] = links.paper_counts[concept_node(row["key"])]
+        row["specificity"] = round(specificity(row["key"], run_df=row["paper_count"], run_docs=n_papers), 4)
+        row["generic"] = concept_node(row["key"]) in update.index.generic
     delta.rels["MENTIONS"] = list(rel_rows(B, "MENTIONS"))
     added["nodes"].update(Paper=len(delta.nodes["Paper"]), Concept=len(delta.nodes["Concept"]))
     added["edges"]["MENTIONS"] = len(delta.rels["MENTIONS"])
@@ -314,7 +318,10 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
         name, aliases = names[k]
         d = B.nodes[concept_node(k)]
         merged = sorted((set(aliases) | set(d.get("aliases", [])) | {d["name"]}) - {name})
-        updates.append({"key": k, "paper_count": links.paper_counts[concept_node(k)], "aliases": merged})
+        count = links.paper_counts[concept_node(k)]
+        updates.append({"key": k, "paper_count": count, "aliases": merged,
+                        "specificity": round(specificity(k, run_df=count, run_docs=n_papers), 4),
+                        "generic": concept_node(k) in update.index.generic})  # fmt: skip
     delta.node_updates["Concept"] = updates
 
     for u, v, d in stated:

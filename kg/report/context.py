@@ -101,8 +101,8 @@ def build_context(
         "recent": tr.recent_window,
         "baseline": tr.baseline_window,
         "shown_years": (shown.start, shown.stop - 1) if len(shown) else None,
-        "emerging": [trend_row(t) for t in tr.emerging[:TOP]],
-        "fading": [trend_row(t) for t in tr.fading[:TOP]],
+        "emerging": [trend_row(t) for t in tr.emerging if facts.specific(t.node)][:TOP],
+        "fading": [trend_row(t) for t in tr.fading if facts.specific(t.node)][:TOP],
         "pairs": facts.pairs(),
         "quality": _quality(run_report) if run_report else None,
         "notes": analytics.notes,
@@ -128,6 +128,10 @@ class _Facts:
     def type(self, n: str) -> str:
         return str(self.concepts.get(n, {}).get("type") or "")
 
+    def specific(self, n: str) -> bool:
+        """False for generic concepts ("computational cost"), which no table of the report lists."""
+        return not self.concepts.get(n, {}).get("generic")
+
     def corpus(self) -> dict[str, Any]:
         per_year = self.a.trends.papers_per_year
         venues = Counter(str(d["venue"]) for d in self.papers.values() if d.get("venue"))
@@ -148,7 +152,11 @@ class _Facts:
         }
 
     def top_of_type(self, t: str) -> dict[str, Any]:
-        count = {n: int(d.get("paper_count") or 0) for n, d in self.concepts.items() if d.get("type") == t}
+        count = {
+            n: int(d.get("paper_count") or 0)
+            for n, d in self.concepts.items()
+            if d.get("type") == t and not d.get("generic")
+        }
         ranked = heapq.nsmallest(TOP, count, key=lambda n: (-count[n], n))
         trends = self.a.trends
         rows = [
@@ -174,7 +182,7 @@ class _Facts:
                 "betweenness": rank.betweenness.get(n),
                 "community": self.concept_labels.get(cc.of(n), ""),
             }
-            for n in heapq.nsmallest(TOP, rank.pagerank, key=lambda n: (-rank.pagerank[n], n))
+            for n in heapq.nsmallest(TOP, filter(self.specific, rank.pagerank), key=lambda n: (-rank.pagerank[n], n))
         ]
 
     def central_papers(self) -> list[dict[str, Any]]:
@@ -203,7 +211,9 @@ class _Facts:
                 "size": c.size,
                 "members": [
                     self.name(n)
-                    for n in heapq.nsmallest(8, members[c.number], key=lambda n: (-pagerank.get(n, 0.0), n))
+                    for n in heapq.nsmallest(
+                        8, filter(self.specific, members[c.number]), key=lambda n: (-pagerank.get(n, 0.0), n)
+                    )
                 ],
             }
             for c in self.a.concept_communities.communities[:COMMUNITIES]
@@ -236,7 +246,7 @@ class _Facts:
                 "reach": [self.concept_labels.get(k, str(k)) for k in b.communities[:4]],
                 "more": max(0, len(b.communities) - 4),
             }
-            for b in self.a.bridges[:TOP]
+            for b in [b for b in self.a.bridges if self.specific(b.node)][:TOP]
         ]
 
     def pairs(self) -> list[dict[str, Any]]:
@@ -248,7 +258,7 @@ class _Facts:
                 "papers": p.papers,
                 "share": p.papers / max(int(self.concepts.get(p.problem, {}).get("paper_count") or 0), 1),
             }
-            for p in self.a.pairs[:PAIRS]
+            for p in [p for p in self.a.pairs if self.specific(p.method) and self.specific(p.problem)][:PAIRS]
         ]
 
 

@@ -22,7 +22,8 @@ from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_ro
 #: Where the default pipeline writes the embedded store; `kg query` and `kg viz` read it.
 DEFAULT_STORE = Path("out/kg.lbug")
 
-_ARROW = {"STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(), "STRING[]": pa.list_(pa.string())}
+_ARROW = {"STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(),
+          "STRING[]": pa.list_(pa.string())}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +183,7 @@ def reader(path: str | Path) -> Iterator[Callable[..., QueryResult]]:
 
 
 #: Column types whose values Arrow turns into the same Python values as LadybugDB's rows do.
-_PLAIN = re.compile(r"(STRING|INT64|INT32|DOUBLE|BOOL)(\[\])?")
+_PLAIN = re.compile(r"(STRING|INT64|INT32|DOUBLE|BOOL|BOOLEAN)(\[\])?")
 
 
 def _rows(result: Any) -> list[list[Any]]:

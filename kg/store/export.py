@@ -15,7 +15,7 @@ from kg.store.schema import NODE_TABLES, REL_TABLES, node_rows, rel_rows
 FORMATS = ("neo4j-admin", "graphml", "gexf")
 #: Between the items of a list property in the CSVs (names and titles may contain ";").
 ARRAY_DELIMITER = "\x1f"
-_ADMIN_TYPES = {"STRING": "", "INT64": ":long", "DOUBLE": ":double", "STRING[]": ":string[]"}
+_ADMIN_TYPES = {"STRING": "", "INT64": ":long", "DOUBLE": ":double", "BOOLEAN": ":boolean", "STRING[]": ":string[]"}
 
 
 def export(G: nx.DiGraph, fmt: str, dest: str | Path) -> list[Path]:
@@ -79,7 +79,10 @@ def _cells(row: dict[str, Any], props: list[tuple[str, str]], skip: int = 1) -> 
     out = []
     for p, _ in props[skip:]:
         v = row.get(p)
-        out.append(ARRAY_DELIMITER.join(v) if isinstance(v, list) else ("" if v is None else v))
+        if isinstance(v, bool):  # neo4j-admin reads "true"/"false", not Python's spelling
+            out.append("true" if v else "false")
+        else:
+            out.append(ARRAY_DELIMITER.join(v) if isinstance(v, list) else ("" if v is None else v))
     if skip:
         return [row[props[0][0]], *out]
     return out

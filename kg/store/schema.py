@@ -34,6 +34,8 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("type", "STRING"),
         ("aliases", "STRING[]"),
         ("paper_count", "INT64"),
+        ("specificity", "DOUBLE"),
+        ("generic", "BOOLEAN"),
         ("community", "INT64"),
         ("pagerank", "DOUBLE"),
         ("degree", "INT64"),
@@ -62,6 +64,7 @@ REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
             ("start_char", "INT64"),
             ("end_char", "INT64"),
             ("n_mentions", "INT64"),
+            ("salience", "DOUBLE"),
         ],
     ),
     "SHARES_CONCEPTS": ("Paper", "Paper", [("weight", "DOUBLE"), ("n_shared", "INT64"), ("shared", "STRING[]")]),
@@ -72,6 +75,9 @@ REL_TABLES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
 _KEY = {"Paper": "id", "Concept": "key"}
 #: Written by the analyse stage (kg.analyse.annotate); a graph without them reads back without them.
 ANALYTICS = frozenset({"community", "pagerank", "degree", "betweenness", "first_year", "yearly", "trend", "bridge"})
+#: Set by :func:`kg.build.build_graph`; a graph built without them (by hand, or before kg had
+#: them) reads back without them.
+SCORES = frozenset({"specificity", "generic", "salience"})
 #: Relationship property in the stores -> edge attribute in networkx.
 EDGE_ATTR = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
 
@@ -134,7 +140,7 @@ def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
             for p, t in props:
                 if t == "STRING[]" and data[p] is None:  # neo4j-admin import leaves empty lists out
                     data[p] = []
-                elif p in ANALYTICS and data[p] is None:
+                elif (p in ANALYTICS or p in SCORES) and data[p] is None:
                     del data[p]
             if label == "Paper":
                 data["extra"] = json.loads(data["extra"] or "{}")
@@ -146,6 +152,7 @@ def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
             attrs = {
                 EDGE_ATTR.get(p, p): [] if v is None and t == "STRING[]" else v
                 for (p, t), v in zip(rprops, row[2:], strict=True)
+                if v is not None or p not in SCORES
             }
             G.add_edge(node_id[src](row[0]), node_id[dst](row[1]), rel=rel, **attrs)
     return G

@@ -34,6 +34,8 @@ TYPE_COLOURS = {
 COMMUNITY_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#4e79a7",
                      "#f28e2b", "#59a14f", "#b07aa1", "#9c755f"]  # fmt: skip
 OTHER = "#bbbbbb"
+#: Generic concepts ("computational cost"): shown faded and small, never labelled.
+FADED = "#e4e4e4"
 DEFAULT_MAX_NODES = 2000
 PANEL_PAPERS = 40
 #: Stated relation -> how the side panel words it from the head's side and from the tail's.
@@ -249,6 +251,8 @@ def _node(
         colour = COMMUNITY_COLOURS[community] if isinstance(community, int) and community < 12 else OTHER
     else:
         colour = TYPE_COLOURS.get(group, OTHER)
+    if d.get("generic"):
+        colour, weight, labelled, tip = FADED, 0.0, False, f"{tip} · generic"
     return {
         "id": str(n),
         "label": _short(str(name)) if labelled else "",

@@ -47,8 +47,12 @@ def full_view(G: nx.DiGraph) -> nx.Graph:
 
 
 def concept_map(G: nx.DiGraph) -> nx.Graph:
-    """Concepts linked by co-occurrence, with a ``community`` on each node."""
-    H = _view(G, (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"), ("CO_OCCURS",))
+    """Research concepts linked by co-occurrence, with a ``community`` on each node.
+
+    Generic concepts ("computational cost", ``generic`` true) are left out: they name no topic.
+    """
+    concepts = (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept" and not d.get("generic"))
+    H = _view(G, concepts, ("CO_OCCURS",))
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
     return with_communities(H, G)
 

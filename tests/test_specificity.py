@@ -1,0 +1,172 @@
+"""Reference document frequencies, specificity, generic concepts and the salience of a concept in a paper."""
+
+from __future__ import annotations
+
+import gzip
+import math
+
+import pytest
+
+from kg.build import build_graph, knowledge_graph
+from kg.build.graph import salience
+from kg.errors import ConfigError
+from kg.link import cooccurrence, link_papers
+from kg.link.index import LinkIndex
+from kg.normalise import Normaliser
+from kg.normalise.refdf import count_df, write_table
+from kg.normalise.specificity import generic_terms, load_generic, load_reference_df, reference_df, specificity
+from kg.records import Extraction, Mention, Paper
+
+
+def test_shipped_table_counts_both_corpora():
+    ref = reference_df()
+    assert ref.corpora == ("acl", "arxiv")
+    assert ref.sizes == (56913, 150965)
+    # concept keys look their term up directly: plural and hyphen folded as Normaliser.surface folds them
+    key = Normaliser().surface("Large-Language Models")
+    assert ref.df(key) > 40000
+    assert 0 < ref.df("knowledge distillation", "acl") < ref.df("knowledge distillation", "arxiv")
+
+
+def test_common_phrasings_are_less_specific_than_named_techniques():
+    assert specificity("model") < specificity("computational cost") < specificity("knowledge distillation")
+    assert specificity("never seen in any abstract at all") == 1.0
+
+
+def test_run_frequency_lowers_specificity():
+    alone = specificity("graph neural network")
+    assert specificity("graph neural network", run_df=1500, run_docs=2000) < alone
+    with pytest.raises(ValueError, match="run_docs"):
+        specificity("graph neural network", run_df=3)
+
+
+def test_built_table_reads_back(tmp_path):
+    texts = ["Knowledge distillation compresses models.", "We apply knowledge distillation to BERT."] * 3
+    out = tmp_path / "refdf.tsv.gz"
+    write_table(out, {"x": count_df(texts)}, min_df=2, note="test")
+    ref = load_reference_df(out)
+    assert ref.sizes == (6,) and ref.df("knowledge distillation") == 6 and ref.df("bert") == 3
+
+
+def test_a_file_that_is_not_a_table_names_itself(tmp_path):
+    bad = tmp_path / "refdf.tsv.gz"
+    with gzip.open(bad, "wt") as fh:
+        fh.write("key\tacl\nbert\t3\n")
+    with pytest.raises(ConfigError, match=r"refdf\.tsv\.gz"):
+        load_reference_df(bad)
+
+
+@pytest.mark.parametrize(
+    "key, forms",
+    [
+        ("computational cost", ["computational costs"]),
+        ("downstream task", ["downstream tasks"]),
+        ("theoretical analysis", ["theoretical analysis"]),
+        ("experimental result", ["Experimental results"]),
+        ("deep learning model", ["deep learning models"]),
+        ("complexity", ["complexity"]),
+        ("state of the art", ["state-of-the-art"]),
+    ],
+)
+def test_general_academic_phrasings_are_generic(key, forms):
+    assert Normaliser().surface(forms[0]) == key
+    assert generic_terms().is_generic(key, forms)
+
+
+@pytest.mark.parametrize(
+    "key, forms",
+    [
+        ("knowledge distillation", ["knowledge distillation"]),
+        ("large language model", ["large language models", "LLMs"]),
+        ("neural network", ["neural networks"]),
+        ("reinforcement learning", ["reinforcement learning"]),
+        ("machine translation", ["machine translation"]),
+        ("bleu", ["BLEU"]),
+        ("bert", ["BERT"]),
+        # an acronym defines it: "Deep Learning Models (DLMs)" is a named thing in that paper
+        ("deep learning model", ["deep learning models", "DLMs"]),
+    ],
+)
+def test_research_concepts_are_not_generic_however_common(key, forms):
+    assert not generic_terms().is_generic(key, forms)
+
+
+def test_a_general_word_must_be_common_in_every_reference_corpus(tmp_path):
+    conf = tmp_path / "generic.toml"
+    conf.write_text('min_rate = 0.005\nheads = ["cost", "tradeoff"]\nmodifiers = ["computational"]\n')
+    g = load_generic(conf)
+    assert g.is_generic("computational cost")
+    assert not g.is_generic("tradeoff")  # in fewer than 1 ACL abstract of 200
+
+
+def test_salience_ranks_a_proposed_title_concept_over_a_passing_mention():
+    text = "We propose knowledge distillation for parsing. Training is fast. Parsing needs no GPU."
+    mentions = [
+        Mention("knowledge distillation", "Technique", 11, 33, text[:46], "proposes", "knowledge distillation"),
+        Mention("knowledge distillation", "Technique", 11, 33, text[:46], "proposes", "knowledge distillation"),
+        Mention("GPU", "Method", 81, 84, text[65:], "mentions", "gpu"),
+    ]
+    B = build_graph([Paper("p1", "Distilled parsers", text, 2022)], [Extraction("p1", mentions)])
+    proposed = B.edges["paper:p1", "concept:knowledge distillation"]["salience"]
+    passing = B.edges["paper:p1", "concept:gpu"]["salience"]
+    assert 0 < passing < proposed <= 1
+    title = salience("proposes", place=1.0, count=1, specificity=0.3)
+    assert title > salience("proposes", place=0.5, count=1, specificity=0.3) > salience("mentions", specificity=0.3)
+
+
+def _papers(spec):
+    papers = [Paper(pid, f"On {pid}", f"Abstract of {pid} about several things.", 2021) for pid in spec]
+    extractions = [
+        Extraction(pid, [Mention(text, "Technique", 0, len(text), "", role, Normaliser().surface(text))
+                         for text, role in ms])
+        for pid, ms in spec.items()
+    ]  # fmt: skip
+    return build_graph(papers, extractions)
+
+
+def test_papers_sharing_only_generic_concepts_are_not_linked():
+    B = _papers({
+        "a": [("computational cost", "addresses"), ("downstream tasks", "uses"),
+              ("knowledge distillation", "proposes")],
+        "b": [("computational costs", "addresses"), ("downstream tasks", "uses")],
+        "c": [("knowledge distillation", "uses"), ("speech recognition", "addresses")],
+        "d": [("speech recognition", "addresses")],
+    })  # fmt: skip
+    P = link_papers(B, max_df=1.0)
+    assert not P.has_edge("paper:a", "paper:b")
+    assert P.edges["paper:a", "paper:c"]["shared"] == ["knowledge distillation"]
+    assert link_papers(B, max_df=1.0, include_generic=True).has_edge("paper:a", "paper:b")
+    C = cooccurrence(B, min_papers=1)
+    assert C.degree("concept:computational cost") == 0 and C.has_edge("concept:knowledge distillation",
+                                                                      "concept:speech recognition")  # fmt: skip
+
+
+def test_shared_concepts_are_ordered_by_what_they_add_to_the_weight():
+    B = _papers({
+        "a": [("knowledge distillation", "proposes"), ("speech recognition", "mentions")],
+        "b": [("knowledge distillation", "proposes"), ("speech recognition", "mentions")],
+        "c": [("graph neural networks", "uses")],
+    })  # fmt: skip
+    link = link_papers(B, max_df=1.0).edges["paper:a", "paper:b"]
+    assert link["shared"] == ["knowledge distillation", "speech recognition"]
+    assert link["weight"] < 2 * math.log(1 + 3 / 2)  # salience below 1 scales each concept's idf down
+
+
+def test_new_papers_link_in_the_index_as_in_a_full_run(tmp_path):
+    spec = {
+        "a": [("computational cost", "addresses"), ("knowledge distillation", "proposes")],
+        "b": [("computational costs", "addresses"), ("speech recognition", "uses")],
+        "c": [("knowledge distillation", "uses"), ("speech recognition", "addresses")],
+    }
+    old = _papers(spec)
+    index = LinkIndex.from_graph(knowledge_graph(old, link_papers(old, max_df=1.0), cooccurrence(old)), top_k=5)
+    index.save(tmp_path)
+    index = LinkIndex.load(tmp_path)
+    assert index.generic == {"concept:computational cost"}
+    added = {"d": [("computational cost", "addresses"), ("speech recognition", "proposes")]}
+    delta = index.add(_papers(added), max_df=1.0, min_cooccurrence=1)
+    full = link_papers(_papers({**spec, **added}), max_df=1.0, top_k=5)
+    got = {(u, v): (d["weight"], d["shared"]) for u, v, d in delta.links}
+    want = {(u, v): (d["weight"], d["shared"]) for u, v, d in full.edges(data=True) if "paper:d" in (u, v)}
+    assert got == {tuple(sorted(k)): v for k, v in want.items()}
+    assert all("concept:computational cost" not in (u, v) for u, v, _ in delta.cooccurs_new)

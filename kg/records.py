@@ -45,7 +45,11 @@ class Reject:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A concept mention in an abstract; ``abstract[start:end] == text``."""
+    """A concept mention in an abstract; ``abstract[start:end] == text``.
+
+    ``source`` is what found it: ``"model"`` (the entity recogniser) or ``"phrase"`` (a scored
+    candidate phrase where the recogniser found nothing, ``kg_phrases``).
+    """
 
     text: str
     type: str
@@ -54,6 +58,7 @@ class Mention:
     sentence: str
     role: str
     concept: str
+    source: str = "model"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -6,13 +6,14 @@ STAMP  := $(VENV)/.installed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SCIERC ?= ../shared/data/scierc
 CORPUS ?= ../shared/data/corpus/acl-anthology-abstracts.jsonl.gz
+ARXIV  ?= ../shared/data/arxiv-ml/arxiv-ml-abstracts.jsonl.gz
 MODEL_STAMP := $(VENV)/.installed-model
 
 NEO4J_VERSION := $(shell sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|p' tools/neo4j/pom.xml)
 NEO4J_JAR     := tools/neo4j/lib/neo4j-$(NEO4J_VERSION).jar
 NEO4J_PASSWORD ?= kgtestpass
 
-.PHONY: install run test lint format model relations-model bench chromium neo4j clean
+.PHONY: install run test lint format model relations-model refdf bench chromium neo4j clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +69,12 @@ model: $(MODEL_STAMP)
 # One BLAS thread: the matrices are small, and more threads only fight over the cores.
 relations-model: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m kg.extract.train_relations --scierc $(SCIERC)
+
+## make refdf: recount config/refdf.tsv.gz, the reference document frequencies of terms in the ACL
+## abstracts from 2016 on (CC BY 4.0) and the arXiv ML abstracts (CC0); about 3 minutes on one core
+refdf: $(STAMP)
+	$(BIN)/python -m kg.normalise.refdf --out config/refdf.tsv.gz --corpus acl=$(CORPUS)@2016 --corpus arxiv=$(ARXIV) \
+		--note "Corpora: ACL Anthology abstracts from 2016 on (CC BY 4.0; acl-org/acl-anthology metadata), arXiv machine-learning abstracts 2024-2026 (CC0)."
 
 ## make bench: every benchmark in bench/, each ending with one JSON line of figures
 bench: $(STAMP)

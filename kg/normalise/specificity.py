@@ -1,0 +1,126 @@
+"""How specific a term is: document frequencies in reference corpora and in the run.
+
+The shipped table ``config/refdf.tsv.gz`` (built by :mod:`kg.normalise.refdf`) counts in how
+many abstracts of two reference corpora each term key occurs: ACL Anthology abstracts from
+2016 on (CC BY 4.0) and arXiv machine-learning abstracts 2024-2026 (CC0). Keys are folded as
+:meth:`kg.normalise.Normaliser.surface` folds them, so a concept key looks its term up directly.
+
+Specificity is a normalised inverse document frequency over the reference corpora with the
+run's papers pooled in (as if they were more reference documents)::
+
+    df = df_ref(key) + run_df          N = n_ref + run_docs
+    specificity = log((N + 1) / (df + 1)) / log(N + 1)
+
+It is 1 for a term no document has, 0 for one every document has, and falls as the term gets
+commoner; the reference corpora outweigh a small run, while a large run in another field moves
+its own common terms down.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from kg.config import config_path
+from kg.errors import ConfigError
+
+#: The shipped table, in ``config/``.
+TABLE = "refdf.tsv.gz"
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceDF:
+    """Document frequencies of term keys in named reference corpora.
+
+    >>> ref = ReferenceDF(("a", "b"), (10, 20), {"bert": (4, 2)})
+    >>> ref.df("bert"), ref.df("bert", "a"), ref.df("unseen"), ref.n_docs
+    (6, 4, 0, 30)
+    >>> round(ref.rate("bert", "b"), 2)
+    0.1
+    """
+
+    corpora: tuple[str, ...]
+    sizes: tuple[int, ...]
+    counts: dict[str, tuple[int, ...]]
+
+    @property
+    def n_docs(self) -> int:
+        """Documents in all reference corpora together."""
+        return sum(self.sizes)
+
+    def df(self, key: str, corpus: str | None = None) -> int:
+        """Documents that have ``key``: in all corpora, or in the one named (0 when unseen)."""
+        counts = self.counts.get(key)
+        if counts is None:
+            return 0
+        return sum(counts) if corpus is None else counts[self._index(corpus)]
+
+    def rate(self, key: str, corpus: str) -> float:
+        """Share of the documents of ``corpus`` that have ``key``."""
+        return self.df(key, corpus) / self.sizes[self._index(corpus)]
+
+    def _index(self, corpus: str) -> int:
+        try:
+            return self.corpora.index(corpus)
+        except ValueError:
+            raise ConfigError(f"no reference corpus {corpus!r}; the table has {', '.join(self.corpora)}") from None
+
+
+def load_reference_df(path: str | Path) -> ReferenceDF:
+    """Read a table written by :mod:`kg.normalise.refdf`."""
+    path = Path(path)
+    sizes: dict[str, int] = {}
+    counts: dict[str, tuple[int, ...]] = {}
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                parts = line.rstrip("\n").split("\t")
+                if line.startswith("# docs"):
+                    sizes = {name: int(n) for name, _, n in (p.partition("=") for p in parts[1:]) if name != "min_df"}
+                elif line.startswith("#") or (lineno <= 3 and parts[0] == "key"):
+                    continue
+                else:
+                    counts[parts[0]] = tuple(int(x) for x in parts[1:])
+    except (OSError, ValueError, EOFError) as exc:
+        raise ConfigError(f"{path}: not a reference document-frequency table ({exc})") from exc
+    if not sizes:
+        raise ConfigError(f"{path}: no '# docs' header naming the corpora and their sizes")
+    return ReferenceDF(tuple(sizes), tuple(sizes.values()), counts)
+
+
+@lru_cache(maxsize=1)
+def reference_df() -> ReferenceDF:
+    """The shipped reference table (read once per process)."""
+    return load_reference_df(config_path(TABLE))
+
+
+def specificity(key: str, *, run_df: int | None = None, run_docs: int | None = None,
+                ref: ReferenceDF | None = None) -> float:  # fmt: skip
+    """Specificity of a term key in [0, 1]; see the module doc for the formula.
+
+    Parameters
+    ----------
+    key
+        A concept key.
+    run_df, run_docs
+        Papers of the run that mention the concept, and papers in the run (both or neither).
+    ref
+        The reference table; the shipped one by default.
+
+    Examples
+    --------
+    >>> ref = ReferenceDF(("a",), (99,), {"model": (99,), "bert": (9,)})
+    >>> specificity("model", ref=ref), round(specificity("bert", ref=ref), 3), specificity("xyz", ref=ref)
+    (0.0, 0.5, 1.0)
+    >>> round(specificity("bert", run_df=90, run_docs=100, ref=ref), 3)
+    0.131
+    """
+    ref = ref or reference_df()
+    if (run_df is None) != (run_docs is None):
+        raise ValueError(f"give run_df and run_docs together (got run_df={run_df}, run_docs={run_docs})")
+    n = ref.n_docs + (run_docs or 0)
+    df = ref.df(key) + (run_df or 0)
+    return max(0.0, math.log((n + 1) / (df + 1)) / math.log(n + 1))

@@ -14,6 +14,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from thinc.api import Model, NumpyOps
 
+import kg.extract.phrases  # importing registers kg_phrases
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
@@ -38,6 +39,8 @@ def load_pipeline(model: str | Path | None = None) -> Language:
     nlp.add_pipe("kg_concepts")
     nlp.add_pipe("kg_roles")
     nlp.add_pipe("kg_relations")
+    # After the relations, so that the relation classifier pairs the recogniser's spans only.
+    nlp.add_pipe("kg_phrases")
     return nlp
 
 
@@ -89,6 +92,7 @@ def mentions(doc: Doc) -> list[Mention]:
                 sentence=sentences[sent.start],
                 role=span._.role,
                 concept=span.id_,
+                source=span._.source,
             )
         )
     return found

@@ -47,6 +47,9 @@ def _records(tmp_path):
 def test_eval_on_a_tiny_keyphrase_file(tmp_path, nlp):
     s = evaluate_keyphrases(_records(tmp_path), nlp=nlp).as_dict()
     assert s["records"] == 2 and s["in_text"]["keywords"] == 3
+    # "attention" sits inside the recogniser's "neural machine translation model with attention"
+    # or beside it; the phrases find what the recogniser's boundaries hide.
+    assert s["in_text"]["normalised"] >= 2 / 3, s
     assert 1 <= s["concepts_per_record"] <= 15
 
 

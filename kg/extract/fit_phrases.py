@@ -134,13 +134,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--balance", action="store_true", help="weigh each file's candidates equally in the fit")
     ap.add_argument("--max-concepts", type=int, nargs="*", help="budgets to compare (default: the configured one)")
+    ap.add_argument("--min-score", type=float, nargs="*", help="score floors (logits) to compare (default: configured)")
     args = ap.parse_args(argv)
     exs = examples(args.files)
     phrases = Phrases()
-    for budget in args.max_concepts or [phrases.max_concepts]:
-        phrases.max_concepts = budget
+    settings = [
+        (b, m) for b in args.max_concepts or [phrases.max_concepts] for m in args.min_score or [phrases.min_score]
+    ]
+    for budget, floor in settings:
+        phrases.max_concepts, phrases.min_score = budget, floor
         rows = cross_validate(exs, phrases, folds=args.folds, l2=args.l2, balance=args.balance)
-        summary: dict[str, object] = {"max_concepts": budget, "l2": args.l2, "balance": args.balance}
+        summary: dict[str, object] = {
+            "max_concepts": budget,
+            "min_score": floor,
+            "l2": args.l2,
+            "balance": args.balance,
+        }
         for source in sorted({e.source for e in exs}):
             per = [r[source] for r in rows]
             for name, get in (

@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span
 
 from kg.config import config_path
 from kg.errors import ConfigError
-from kg.extract.components import SPANS_KEY, Roles
+from kg.extract.components import SPANS_KEY, Roles, _is_named
 from kg.normalise import Normaliser
 from kg.normalise.specificity import reference_df
 
@@ -90,6 +90,7 @@ class Phrases:
         self.max_concepts = int(conf.get("max_concepts", 15))
         self.max_words = int(conf.get("max_words", 4))
         self.inside_concepts = bool(conf.get("inside_concepts", False))
+        self.min_score = float(conf.get("min_score", -math.inf))
         weights = conf.get("weights", {})
         unknown = set(weights) - set(FEATURES)
         if unknown:
@@ -112,7 +113,8 @@ class Phrases:
         added = []
         cands = self.candidates(doc)
         for i, key in self.select(cands, {s.id_ for s in spans}):
-            label = self._type(cands.words[i])
+            first = doc[slice(*cands.occurrences[i][0])]
+            label = self._type(cands.words[i], named=_is_named(first))
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
@@ -129,9 +131,13 @@ class Phrases:
         # never crosses a span's edge, and lies inside one only with ``inside_concepts``.
         taken = bytearray(n)
         edge = bytearray(n + 1)
+        # A span's whole text is never a candidate: it is already a concept, and a second span
+        # on the same characters would share its extension attributes (role, source).
+        whole = set()
         for s in doc.spans.get(self.spans_key, []):
             taken[s.start : s.end] = b"\x01" * (s.end - s.start)
             edge[s.start] = edge[s.end] = 1
+            whole.add((s.start, s.end))
         blocked = bytearray(n) if self.inside_concepts else taken
         function = self.function
         lowers: list[str] = []
@@ -181,7 +187,7 @@ class Phrases:
         if words:
             runs.append(words)
         concept_words = {lowers[i] for i in range(n) if taken[i]}
-        return self._features(lowers, caps, title, runs, first_end, taken, concept_words)
+        return self._features(lowers, caps, title, runs, first_end, taken, concept_words, whole)
 
     def _features(
         self,
@@ -192,6 +198,7 @@ class Phrases:
         first_end: int,
         taken: bytearray,
         concept_words: set[str],
+        whole: set[tuple[int, int]],
     ) -> Candidates:
         counts: dict[str, int] = {}
         heads: dict[str, int] = {}
@@ -207,6 +214,8 @@ class Phrases:
             for a in range(last):
                 for b in range(a + 1, min(a + max_words, last) + 1):
                     start, end = run[a][0], run[b - 1][1]
+                    if taken[start] and (start, end) in whole:
+                        continue
                     key = tuple(lowers[start:end])
                     f = found.get(key)
                     if f is None:
@@ -304,7 +313,8 @@ class Phrases:
     def select(self, candidates: Candidates, concepts: set[str]) -> list[tuple[int, str]]:
         """The best candidates (their indexes) and keys: as many as keep ``max_concepts`` distinct concepts.
 
-        A candidate is skipped when its key is generic or already a concept.
+        Candidates scoring below ``min_score`` (a logit) are never kept; a candidate is skipped
+        when its key is generic or already a concept.
         """
         budget = self.max_concepts - len(concepts)
         if budget <= 0 or not len(candidates):
@@ -315,7 +325,7 @@ class Phrases:
         chosen: list[tuple[int, str]] = []
         seen = set(concepts)
         for i in order:
-            if len(chosen) >= budget:
+            if len(chosen) >= budget or scores[i] < self.min_score:
                 break
             key = self.normaliser.key(" ".join(candidates.words[i]).replace(" - ", "-"))
             if key in seen or self.normaliser.is_generic(key):
@@ -324,7 +334,11 @@ class Phrases:
             chosen.append((i, key))
         return chosen
 
-    def _type(self, words: tuple[str, ...]) -> str:
+    def _type(self, words: tuple[str, ...], *, named: bool) -> str:
+        # As kg_concepts types the recogniser's methods: a named one is a Method, "latent
+        # Dirichlet allocation" included; otherwise a task head or a nominalisation is a Problem.
+        if named:
+            return "Method"
         head = words[-1]
         return "Problem" if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS) else "Technique"
 

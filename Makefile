@@ -13,7 +13,7 @@ NEO4J_VERSION := $(shell sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|
 NEO4J_JAR     := tools/neo4j/lib/neo4j-$(NEO4J_VERSION).jar
 NEO4J_PASSWORD ?= kgtestpass
 
-.PHONY: install run test lint format model relations-model refdf bench chromium neo4j clean
+.PHONY: install run test lint format model relations-model refdf gazetteer bench chromium neo4j clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,11 @@ relations-model: $(STAMP)
 refdf: $(STAMP)
 	$(BIN)/python -m kg.normalise.refdf --out config/refdf.tsv.gz --corpus acl=$(CORPUS)@2016 --corpus arxiv=$(ARXIV) \
 		--note "Corpora: ACL Anthology abstracts from 2016 on (CC BY 4.0; acl-org/acl-anthology metadata), arXiv machine-learning abstracts 2024-2026 (CC0)."
+
+## make gazetteer: rebuild config/gazetteer.tsv from Papers with Code methods and tasks and the
+## ACL and arXiv ML abstracts (about 2 minutes on one core)
+gazetteer: $(STAMP)
+	$(BIN)/python -m kg.normalise.gazetteer_build ../shared/data/gazetteer ../shared/data/arxiv-ml/arxiv-ml-abstracts.jsonl.gz $(CORPUS) config/gazetteer.tsv
 
 ## make bench: every benchmark in bench/, each ending with one JSON line of figures
 bench: $(STAMP)

@@ -1,0 +1,86 @@
+"""Known ML/NLP concepts and their kg types, a prior for typing concepts.
+
+``config/gazetteer.tsv`` (``term<TAB>type<TAB>source``) is built by ``make gazetteer``
+(:mod:`kg.normalise.gazetteer_build`) from:
+
+- **Papers with Code** methods (2022 dump, 1,924 methods with their short names) and tasks
+  (2025 archive), CC BY-SA 4.0, via ``shared/data/gazetteer``. A method is a ``Method`` when its
+  name is coined (a digit or a capital inside a word: "ResNet", "BERT", "1-bit Adam") or when
+  arXiv ML abstracts write it capitalised more often than in lower case mid-sentence ("Adam",
+  "Transformer"); otherwise it is a ``Technique`` ("knowledge distillation", "dropout", "batch
+  normalization"). An acronym takes its long form's type. A task is a ``Problem``, or a
+  ``Technique`` when it ends in a paradigm word ("few-shot learning", "data augmentation"); tasks
+  with no linked dataset, one word ("Classification", "Articles"), more than six words, a name that
+  is the truncated prefix of another ("1 Image, 2*2 Stitchi") or not starting with a letter are
+  left out.
+- **Datasets**: a short curated list, plus names mined from arXiv ML (CC0) and ACL Anthology
+  abstracts with the pattern "<the|on|of|...> X dataset|benchmark|corpus|treebank" where X is a
+  capitalised or digit-bearing name, kept when 8 or more abstracts name it, less a stop list of
+  languages, field and task acronyms and data sources ("English", "NLP", "QA", "Twitter").
+- **Metrics**: a curated list (BLEU, ROUGE, F1, accuracy, perplexity, ...).
+- **Techniques** PwC lacks or files as tasks: a curated list of model families and learning
+  paradigms ("large language model", "convolutional neural network", "meta-learning").
+
+Rows are stored as surface terms; their keys are computed at load time with the run's
+:class:`~kg.normalise.Normaliser`, so the gazetteer follows any change to concept keys. When two
+terms share a key the earlier row wins (curated datasets, metrics and
+techniques, mined datasets, methods, tasks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from kg.config import config_path
+from kg.errors import ConfigError
+from kg.normalise.keys import Normaliser
+
+#: The kg concept types a gazetteer row may carry.
+TYPES = frozenset(["Method", "Technique", "Problem", "Dataset", "Metric"])
+
+
+@dataclass(frozen=True, slots=True)
+class Gazetteer:
+    """Concept key -> kg type of known concepts.
+
+    >>> g = load_gazetteer()
+    >>> g.type_of("imagenet"), g.type_of("bleu"), g.type_of("knowledge distillation")
+    ('Dataset', 'Metric', 'Technique')
+    >>> g.type_of("object detection"), g.type_of("resnet"), g.type_of("our model")
+    ('Problem', 'Method', None)
+    """
+
+    types: dict[str, str]
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Every known concept key."""
+        return frozenset(self.types)
+
+    def type_of(self, key: str) -> str | None:
+        """The kg type of concept ``key``, or None when the gazetteer does not know it."""
+        return self.types.get(key)
+
+
+def load_gazetteer(path: str | Path | None = None) -> Gazetteer:
+    """Read a gazetteer file (default ``config/gazetteer.tsv``); cached per path."""
+    return _load(str(Path(path) if path else config_path("gazetteer.tsv")))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> Gazetteer:
+    norm = Normaliser()
+    types: dict[str, str] = {}
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#") or line.startswith("term\t"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[1] not in TYPES:
+            raise ConfigError(f"{path}:{lineno}: expected 'term<TAB>type<TAB>source' with a kg type, got {line!r}")
+        key = norm.key(parts[0])
+        if key and not norm.is_generic(key):
+            types.setdefault(key, parts[1])
+    return Gazetteer(types)

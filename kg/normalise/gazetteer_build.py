@@ -1,0 +1,207 @@
+"""Build ``config/gazetteer.tsv`` (``make gazetteer``): see :mod:`kg.normalise.gazetteer`.
+
+Run as ``python -m kg.normalise.gazetteer_build GAZETTEER_DIR ARXIV_JSONL_GZ ACL_JSONL_GZ OUT``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+#: A named resource right before "dataset"/"benchmark"/"corpus"/"treebank", after a word that
+#: cannot start a sentence (so "Our dataset" and "The benchmark" are not read as names).
+_NAME = r"((?:[A-Z][A-Za-z0-9\-.+]*|[0-9]+[A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)(?:[ \-][A-Z0-9][A-Za-z0-9\-.+]*){0,3})"
+_NAMED_RESOURCE = re.compile(
+    r"\b(?:the|on|of|and|in|from|using|with|as|including|like|e\.g\.|,|;|\()\s+"
+    + _NAME
+    + r"\s+(?:data ?sets?|benchmarks?|corpus|corpora|treebanks?)\b"
+)
+#: Mined names that are not resources: languages, fields, task acronyms, data sources.
+_NOT_DATASETS = frozenset(
+    [
+        *("english", "chinese", "arabic", "german", "spanish", "italian", "japanese", "french"),
+        *("malayalam", "tamil", "korean", "hindi", "english-centric"),
+        *("nlp", "qa", "llm", "llms", "ood", "3d", "2d", "ai", "ner", "nli", "rag", "mri", "mt"),
+        *("sts", "gec", "pde", "e2e", "abc", "uci", "iris", "star", "pie", "ace", "sgd", "vqa"),
+        *("twitter", "reddit", "amazon", "yelp", "kaggle", "waymo", "waymo open", "new york times", "nyt"),
+    ]
+)
+_MIN_DOCS = 8
+_MIN_TASK_DATASETS = 1
+_MAX_TASK_WORDS = 6
+#: PwC task names too broad to be one problem ("Classification", "Articles").
+_GENERIC_TASKS = frozenset(
+    [
+        *("articles", "classification", "cross-lingual", "detection", "segmentation", "generation"),
+        *("retrieval", "prediction", "regression", "clustering", "recognition", "translation", "reasoning"),
+    ]
+)
+#: A PwC "task" named by one of these head words is a family of techniques or a learning
+#: paradigm ("Data Augmentation", "Few-Shot Learning", "Knowledge Distillation"), not a problem.
+_TECHNIQUE_HEADS = frozenset(["learning", "training", "augmentation", "distillation", "pruning", "quantization"])
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.']*[A-Za-z0-9+]|[A-Za-z0-9]")
+
+CURATED_DATASETS = """ImageNet, CIFAR-10, CIFAR-100, MNIST, Fashion-MNIST, SVHN, COCO, MS COCO, Pascal VOC,
+Cityscapes, ADE20K, KITTI, nuScenes, Visual Genome, CelebA, LSUN, Omniglot, miniImageNet,
+SQuAD, SQuAD 2.0, GLUE, SuperGLUE, MMLU, GSM8K, HumanEval, MBPP, BIG-bench, HellaSwag,
+TruthfulQA, Natural Questions, TriviaQA, HotpotQA, MS MARCO, WikiText-103, WikiText-2,
+Penn Treebank, OntoNotes, CoNLL-2003, SNLI, MultiNLI, MNLI, SST-2, IMDB, WMT, WMT14, WMT16,
+Europarl, Multi30K, Gigaword, CNN/Daily Mail, XSum, LibriSpeech, Switchboard, TIMIT, AudioSet,
+Common Crawl, C4, The Pile, Wikipedia, WordNet, FrameNet, PropBank, Universal Dependencies,
+ShapeNet, ScanNet, MuJoCo, Atari, D4RL, OpenAI Gym, MIMIC-III, MIMIC-IV, MIMIC-CXR""".replace("\n", " ")
+CURATED_METRICS = """BLEU, ROUGE, ROUGE-L, ROUGE-1, ROUGE-2, METEOR, CIDEr, SPICE, chrF, TER, BERTScore, BLEURT,
+COMET, F1, F1 score, F1-score, F-score, F-measure, macro F1, micro F1, accuracy, top-1 accuracy,
+top-5 accuracy, precision, recall, perplexity, AUC, AUROC, ROC AUC, mAP, mean average precision,
+IoU, mIoU, mean IoU, PSNR, SSIM, LPIPS, FID, Inception Score, word error rate, WER, character
+error rate, CER, exact match, MRR, mean reciprocal rank, NDCG, nDCG, Hits@1, Hits@10,
+Pearson correlation, Spearman correlation, Cohen's kappa, mean squared error, MSE, RMSE, MAE,
+mean absolute error, log-likelihood, negative log-likelihood, cross-entropy, top-1 error,
+error rate, pass@1, pass@k, win rate, UAS, LAS, labeled attachment score, Matthews correlation""".replace("\n", " ")
+
+#: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
+#: Model" is a PwC task).
+CURATED_TECHNIQUES = """large language model, language model, pretrained language model, neural network,
+deep neural network, convolutional neural network, recurrent neural network, graph neural network,
+adversarial training, meta-learning, contrastive learning, self-supervised learning, deep learning,
+machine learning, reinforcement learning, transfer learning, multi-task learning, fine-tuning,
+in-context learning, prompt tuning, instruction tuning, chain-of-thought prompting""".replace("\n", " ")
+
+
+def _abstracts(path: Path) -> Iterator[str]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            yield json.loads(line).get("abstract") or ""
+
+
+def mine_datasets(corpora: list[Path], min_docs: int = _MIN_DOCS) -> Counter[str]:
+    """Named resources in ``corpora`` ("the X dataset", "on X benchmark"), by abstracts naming them."""
+    docs: Counter[str] = Counter()
+    for path in corpora:
+        for text in _abstracts(path):
+            docs.update({m.group(1).rstrip(".-") for m in _NAMED_RESOURCE.finditer(text)})
+    return Counter(
+        {
+            name: n
+            for name, n in docs.items()
+            if n >= min_docs and ". " not in name and name.lower() not in _NOT_DATASETS
+        }
+    )
+
+
+def lower_share(terms: list[str], corpus: Path, limit: int = 60_000) -> dict[str, tuple[int, int]]:
+    """For each term, (lower-case, capitalised) occurrences not at a sentence start in ``corpus``.
+
+    "knowledge distillation" is written in lower case (a technique), "Adam" and "Transformer"
+    capitalised (a named method): PwC writes every name in title case, so its own casing cannot tell.
+    """
+    wanted = {tuple(t.lower().split()): t for t in terms}
+    longest = max(len(k) for k in wanted)
+    counts = {t: [0, 0] for t in terms}
+    for n, text in enumerate(_abstracts(corpus)):
+        if n >= limit:
+            break
+        words = _WORD.findall(text)
+        lower = [w.lower() for w in words]
+        for i in range(1, len(words)):
+            if words[i - 1].endswith("."):
+                continue
+            for size in range(1, min(longest, len(words) - i) + 1):
+                term = wanted.get(tuple(lower[i : i + size]))
+                if term is not None:
+                    counts[term][0 if words[i][0].islower() else 1] += 1
+    return {t: (lo, up) for t, (lo, up) in counts.items()}
+
+
+def _coined(name: str) -> bool:
+    """A coined name by its form: a digit, or a capital inside a word part ("ResNet", "BERT")."""
+    parts = re.split(r"[\s\-/]+", name)
+    return any(any(c.isdigit() for c in p) or any(c.isupper() for c in p[1:]) for p in parts)
+
+
+def method_rows(methods: list[dict], arxiv: Path) -> list[tuple[str, str, str]]:
+    full_names = [m["name"] for m in methods if not _coined(m["name"])]
+    casing = lower_share(full_names, arxiv)
+    rows = []
+    for m in methods:
+        name = m["name"]
+        if _coined(name):
+            kind = "Method"
+        else:
+            lower, upper = casing[name]
+            # Unseen names: a single title-case word is a coined name ("Adam"), longer ones describe.
+            if lower + upper:
+                kind = "Technique" if lower >= upper else "Method"
+            else:
+                kind = "Method" if " " not in name else "Technique"
+        rows.append((name, kind, "pwc-method"))
+        for alias in m.get("aliases", []):
+            # An acronym takes its long form's type ("CNN" is a family like "convolutional neural
+            # network"); a coined short name ("ResNet") is a named method.
+            alias_kind = kind if alias.isupper() else ("Method" if _coined(alias) else kind)
+            rows.append((alias, alias_kind, "pwc-method"))
+    return rows
+
+
+def task_rows(tasks: list[dict]) -> list[tuple[str, str, str]]:
+    names = {t["name"].lower() for t in tasks}
+    rows = []
+    for t in tasks:
+        name = t["name"]
+        low = name.lower()
+        truncated = any(other != low and other.startswith(low) and other[len(low)].isalpha() for other in names)
+        if (
+            (t.get("dataset_count") or 0) < _MIN_TASK_DATASETS
+            or len(name.split()) > _MAX_TASK_WORDS
+            or len(name.split()) < 2
+            or low in _GENERIC_TASKS
+            or truncated
+            or not name[0].isalpha()
+        ):
+            continue
+        kind = "Technique" if low.split()[-1] in _TECHNIQUE_HEADS else "Problem"
+        rows.append((name, kind, "pwc-task"))
+    return rows
+
+
+def build(gazetteer_dir: Path, arxiv: Path, acl: Path) -> list[tuple[str, str, str]]:
+    methods = [json.loads(ln) for ln in (gazetteer_dir / "pwc-methods.jsonl").read_text(encoding="utf-8").splitlines()]
+    tasks = [json.loads(ln) for ln in (gazetteer_dir / "pwc-tasks.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = [(t.strip(), "Dataset", "curated") for t in CURATED_DATASETS.split(",")]
+    rows += [(t.strip(), "Metric", "curated") for t in CURATED_METRICS.split(",")]
+    rows += [(t.strip(), "Technique", "curated") for t in CURATED_TECHNIQUES.split(",")]
+    rows += [(name, "Dataset", f"mined:{n}") for name, n in sorted(mine_datasets([arxiv, acl]).items())]
+    rows += method_rows(methods, arxiv)
+    rows += task_rows(tasks)
+    return rows
+
+
+HEADER = """\
+# Known ML/NLP concepts and their kg types (see kg/normalise/gazetteer.py for how it was made).
+# Methods and tasks: Papers with Code (paperswithcode.com), CC BY-SA 4.0; this file is a
+# derivative and is shared under CC BY-SA 4.0 too. Datasets and metrics: curated by kg, and
+# mined from arXiv ML (CC0) and ACL Anthology abstracts ("mined:N": N abstracts name it);
+# families of techniques curated by kg.
+# Earlier rows win when two terms share a key.
+term\ttype\tsource
+"""
+
+
+def main(argv: list[str]) -> None:
+    gazetteer_dir, arxiv, acl, out = (Path(a) for a in argv)
+    rows = build(gazetteer_dir, arxiv, acl)
+    seen: set[str] = set()
+    lines = []
+    for term, kind, source in rows:
+        if term.lower() not in seen:
+            seen.add(term.lower())
+            lines.append(f"{term}\t{kind}\t{source}\n")
+    out.write_text(HEADER + "".join(lines), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

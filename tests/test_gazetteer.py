@@ -1,0 +1,48 @@
+"""The shipped gazetteer: known concepts and their kg types, keyed like mentions are."""
+
+import pytest
+
+from kg.errors import ConfigError
+from kg.normalise import Normaliser
+from kg.normalise.gazetteer import load_gazetteer
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("ImageNet", "Dataset"),
+        ("SQuAD", "Dataset"),
+        ("GLUE", "Dataset"),
+        ("SVHN", "Dataset"),
+        ("CIFAR-10", "Dataset"),
+        ("BLEU", "Metric"),
+        ("F1", "Metric"),
+        ("ResNet", "Method"),
+        ("BERT", "Method"),
+        ("PPO", "Method"),
+        ("knowledge distillation", "Technique"),
+        ("Data augmentation", "Technique"),
+        ("reinforcement learning", "Technique"),
+        ("transfer learning", "Technique"),
+        ("large language models", "Technique"),
+        ("machine translation", "Problem"),
+        ("object detection", "Problem"),
+        ("English", None),
+        ("Classification", None),
+    ],
+)
+def test_types_of_known_concepts(text, kind):
+    assert load_gazetteer().type_of(Normaliser().key(text)) == kind
+
+
+def test_keys_and_cache():
+    g = load_gazetteer()
+    assert g is load_gazetteer()
+    assert "imagenet" in g.keys and isinstance(g.keys, frozenset)
+
+
+def test_bad_row_names_the_line(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text("term\ttype\tsource\nImageNet\tCorpus\tcurated\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"g\.tsv:2"):
+        load_gazetteer(path)

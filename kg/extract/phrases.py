@@ -26,6 +26,7 @@ from kg.config import config_path
 from kg.errors import ConfigError
 from kg.extract.components import SPANS_KEY, Roles, _is_named
 from kg.normalise import Normaliser
+from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.specificity import reference_df
 
 if not Span.has_extension("source"):
@@ -101,6 +102,7 @@ class Phrases:
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))
         self.roles = Roles(spans_key=spans_key)
+        self.gazetteer = load_gazetteer()
         ref = reference_df()
         self.reference = {k: sum(v) for k, v in ref.counts.items()}
         self._docs = ref.n_docs + 1
@@ -114,7 +116,7 @@ class Phrases:
         cands = self.candidates(doc)
         for i, key in self.select(cands, {s.id_ for s in spans}):
             first = doc[slice(*cands.occurrences[i][0])]
-            label = self._type(cands.words[i], named=_is_named(first))
+            label = self.gazetteer.type_of(key) or self._type(cands.words[i], named=_is_named(first))
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
@@ -335,8 +337,9 @@ class Phrases:
         return chosen
 
     def _type(self, words: tuple[str, ...], *, named: bool) -> str:
-        # As kg_concepts types the recogniser's methods: a named one is a Method, "latent
-        # Dirichlet allocation" included; otherwise a task head or a nominalisation is a Problem.
+        # For keys the gazetteer does not know. As kg_concepts types the recogniser's methods:
+        # a named one is a Method ("latent Dirichlet allocation"); otherwise a task head or a
+        # nominalisation is a Problem.
         if named:
             return "Method"
         head = words[-1]

@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span
 
 from kg.config import config_path
 from kg.errors import ConfigError
-from kg.extract.components import SPANS_KEY, Roles, _is_named
+from kg.extract.components import SPANS_KEY, Roles
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.specificity import reference_df
@@ -115,8 +115,7 @@ class Phrases:
         added = []
         cands = self.candidates(doc)
         for i, key in self.select(cands, {s.id_ for s in spans}):
-            first = doc[slice(*cands.occurrences[i][0])]
-            label = self.gazetteer.type_of(key) or self._type(cands.words[i], named=_is_named(first))
+            label = self.gazetteer.type_of(key) or self._type(key)
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
@@ -316,7 +315,7 @@ class Phrases:
         """The best candidates (their indexes) and keys: as many as keep ``max_concepts`` distinct concepts.
 
         Candidates scoring below ``min_score`` (a logit) are never kept; a candidate is skipped
-        when its key is generic or already a concept.
+        when its key is generic, already a concept, or starts or ends with a function word.
         """
         budget = self.max_concepts - len(concepts)
         if budget <= 0 or not len(candidates):
@@ -326,23 +325,23 @@ class Phrases:
         order = sorted(range(len(candidates)), key=lambda i: (-scores[i], candidates.occurrences[i][0]))
         chosen: list[tuple[int, str]] = []
         seen = set(concepts)
+        function = self.function
         for i in order:
             if len(chosen) >= budget or scores[i] < self.min_score:
                 break
             key = self.normaliser.key(" ".join(candidates.words[i]).replace(" - ", "-"))
-            if key in seen or self.normaliser.is_generic(key):
+            words = key.split()
+            # The key's words can differ from the candidate's: "amounts" is keyed "amount".
+            if key in seen or self.normaliser.is_generic(key) or words[0] in function or words[-1] in function:
                 continue
             seen.add(key)
             chosen.append((i, key))
         return chosen
 
-    def _type(self, words: tuple[str, ...], *, named: bool) -> str:
-        # For keys the gazetteer does not know. As kg_concepts types the recogniser's methods:
-        # a named one is a Method ("latent Dirichlet allocation"); otherwise a task head or a
-        # nominalisation is a Problem.
-        if named:
-            return "Method"
-        head = words[-1]
+    def _type(self, key: str) -> str:
+        # From the key alone, so that a phrase has one type in every paper: a task head or a
+        # nominalisation names what is done (a Problem), anything else a Technique.
+        head = key.rsplit(" ", 1)[-1]
         return "Problem" if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS) else "Technique"
 
 

@@ -36,7 +36,8 @@ def test_contract_offsets_types_roles(nlp, sample_run):
         assert set(row) == {"id", "mentions", "relations"}
         abstract = abstracts[row["id"]]
         for m in row["mentions"]:
-            assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept"}
+            assert set(m) == {"text", "type", "start", "end", "sentence", "role", "concept", "source"}
+            assert m["source"] in {"model", "phrase"}
             assert abstract[m["start"] : m["end"]] == m["text"]
             assert m["text"] in m["sentence"] and m["sentence"] in abstract
             assert m["type"] in {"Method", "Technique", "Problem", "Dataset", "Metric"}

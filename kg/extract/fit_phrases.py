@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from kg.extract.evaluate import KeyphraseRecord, KeyphraseScores, normalise_phrase, read_keyphrases
-from kg.extract.phrases import FEATURES, Candidates, Phrases
+from kg.extract.phrases import FEATURES, Candidates, Phrases, _known_keys
 
 
 @dataclass
@@ -39,6 +39,7 @@ class Example:
     labels: list[int]
     concepts: set[str]
     mention_texts: list[str]
+    known: dict[str, str]
 
 
 def examples(paths: Sequence[str | Path], *, batch_size: int = 64) -> list[Example]:
@@ -58,7 +59,8 @@ def examples(paths: Sequence[str | Path], *, batch_size: int = 64) -> list[Examp
                 cands = phrases.candidates(doc)
                 labels = [int(normalise_phrase(" ".join(w)) in gold) for w in cands.words]
                 spans = doc.spans.get(phrases.spans_key, [])
-                out.append(Example(r, Path(path).name, cands, labels, {s.id_ for s in spans}, [s.text for s in spans]))
+                keys, said = {s.id_ for s in spans}, [s.text for s in spans]
+                out.append(Example(r, Path(path).name, cands, labels, keys, said, _known_keys(list(spans))))
     return out
 
 
@@ -91,7 +93,7 @@ def score(exs: Sequence[Example], phrases: Phrases) -> KeyphraseScores:
     """Keyphrase recall of the recogniser's concepts plus the phrases ``phrases`` selects."""
     s = KeyphraseScores()
     for ex in exs:
-        chosen = phrases.select(ex.candidates, ex.concepts)
+        chosen = phrases.select(ex.candidates, ex.concepts, known=ex.known)
         texts = [" ".join(ex.candidates.words[i]).replace(" - ", "-") for i, _ in chosen]
         keys = ex.concepts | {k for _, k in chosen}
         s.add(ex.record.keywords, ex.record.text, [*ex.mention_texts, *texts, *keys], len(keys))

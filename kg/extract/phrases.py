@@ -111,10 +111,13 @@ class Phrases:
         self._singulars: dict[str, str] = {}
 
     def __call__(self, doc: Doc) -> Doc:
+        if not doc.has_annotation("SENT_START"):
+            # Candidates and roles are read within sentences: without them, add nothing.
+            return doc
         spans = list(doc.spans.get(self.spans_key, []))
         added = []
         cands = self.candidates(doc)
-        for i, key in self.select(cands, {s.id_ for s in spans}):
+        for i, key in self.select(cands, {s.id_ for s in spans}, known=_known_keys(spans)):
             label = self.gazetteer.type_of(key) or self._type(key)
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
@@ -171,7 +174,10 @@ class Phrases:
                     runs.append(words)
                     words = []
                 continue
-            if not tok.is_alpha and not any(c.isalpha() for c in lower):
+            # A word has a letter and no punctuation but its own hyphens: "GPT-3", not "Russia).We".
+            if not tok.is_alpha and not (
+                any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower)
+            ):
                 join = False
                 if words:
                     runs.append(words)
@@ -311,11 +317,15 @@ class Phrases:
         stats = self._word_stats[word] = (self._specificity(df), math.log1p(df))
         return stats
 
-    def select(self, candidates: Candidates, concepts: set[str]) -> list[tuple[int, str]]:
+    def select(
+        self, candidates: Candidates, concepts: set[str], *, known: dict[str, str] | None = None
+    ) -> list[tuple[int, str]]:
         """The best candidates (their indexes) and keys: as many as keep ``max_concepts`` distinct concepts.
 
         Candidates scoring below ``min_score`` (a logit) are never kept; a candidate is skipped
         when its key is generic, already a concept, or starts or ends with a function word.
+        ``known`` maps lower-cased texts to the keys the recogniser's spans gave them (an
+        acronym the abstract defines keys as its long form).
         """
         budget = self.max_concepts - len(concepts)
         if budget <= 0 or not len(candidates):
@@ -329,7 +339,9 @@ class Phrases:
         for i in order:
             if len(chosen) >= budget or scores[i] < self.min_score:
                 break
-            key = self.normaliser.key(" ".join(candidates.words[i]).replace(" - ", "-"))
+            text = " ".join(candidates.words[i]).replace(" - ", "-")
+            key = known.get(text) if known else None
+            key = key or self.normaliser.key(text)
             words = key.split()
             # The key's words can differ from the candidate's: "amounts" is keyed "amount".
             if key in seen or self.normaliser.is_generic(key) or words[0] in function or words[-1] in function:
@@ -343,6 +355,17 @@ class Phrases:
         # nominalisation names what is done (a Problem), anything else a Technique.
         head = key.rsplit(" ", 1)[-1]
         return "Problem" if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS) else "Technique"
+
+
+def _known_keys(spans: list[Span]) -> dict[str, str]:
+    """Lower-cased text -> key of the recogniser's spans, and of the acronym in "long form (ACRONYM)"."""
+    known = {}
+    for s in spans:
+        text = s.text.lower()
+        known[text] = s.id_
+        if text.endswith(")") and "(" in text:
+            known[text[text.rindex("(") + 1 : -1].strip()] = s.id_
+    return known
 
 
 @Language.factory("kg_phrases", default_config={"spans_key": SPANS_KEY})

@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from kg.errors import KGError
+from kg.errors import InputError, KGError
 
 app = typer.Typer(
     help="kg builds a knowledge graph of methods, techniques and problems from paper abstracts.",
@@ -425,7 +425,13 @@ def report(
 
 @app.command(name="eval")
 def eval_(
-    gold: Annotated[Path, typer.Argument(help="SciERC-format gold file, e.g. ../shared/data/scierc/dev.json.")],
+    gold: Annotated[
+        Path | None, typer.Argument(help="SciERC-format gold file, e.g. ../shared/data/scierc/dev.json.")
+    ] = None,
+    keyphrases: Annotated[
+        Path | None,
+        typer.Option(help="Score recall of the `keywords` of a keyphrase JSONL file instead of SciERC spans."),
+    ] = None,
     predictions: Annotated[
         Path | None, typer.Option(help="A `kg extract`-format file keyed by doc_key (default: run the model).")
     ] = None,
@@ -435,10 +441,29 @@ def eval_(
 ) -> None:
     """Score extraction against gold: spans and relations, per type and micro P/R/F1, and speed.
 
-    Example: kg eval ../shared/data/scierc/dev.json
-    """
-    from kg.extract.evaluate import evaluate
+    SciERC scores the entity recogniser's spans only; ``--keyphrases`` scores every concept
+    (recogniser and candidate phrases) by the recall of each record's keywords.
 
+    Example: kg eval ../shared/data/scierc/dev.json
+
+    Example: kg eval --keyphrases ../shared/data/keyphrases/www.jsonl
+    """
+    from kg.extract.evaluate import evaluate, evaluate_keyphrases
+
+    if keyphrases is not None:
+        kp = evaluate_keyphrases(keyphrases, model=model, n_process=n_process).as_dict()
+        if fmt == "json":
+            typer.echo(json.dumps(kp, indent=2))
+            return
+        typer.echo(f"{kp['records']} records, {kp['abstracts_per_second']} abstracts/s, "
+                   f"{kp['concepts_per_record']} concepts/record")  # fmt: skip
+        typer.echo(f"{'keywords':10} {'n':>6} {'exact':>6} {'normalised':>10}")
+        for part in ("in_text", "all"):
+            c = kp[part]
+            typer.echo(f"{part:10} {c['keywords']:6} {c['exact']:6.3f} {c['normalised']:10.3f}")  # type: ignore[index]
+        return
+    if gold is None:
+        raise InputError("kg eval needs a SciERC gold file or --keyphrases FILE")
     scores = evaluate(gold, model=model, predictions=predictions, n_process=n_process).as_dict()
     if fmt == "json":
         typer.echo(json.dumps(scores, indent=2))

@@ -54,6 +54,9 @@ class Mention:
 
     ``confidence`` weighs the mention's vote for its concept's type (:mod:`kg.normalise.types`):
     1.0 when the mention's own words carry its type, lower when only its context does.
+
+    ``source`` is what found it: ``"model"`` (the entity recogniser) or ``"phrase"`` (a scored
+    candidate phrase where the recogniser found nothing, ``kg_phrases``).
     """
 
     text: str
@@ -65,6 +68,7 @@ class Mention:
     concept: str
     field: TextField = "abstract"
     confidence: float = 1.0
+    source: str = "model"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

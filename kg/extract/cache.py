@@ -20,7 +20,10 @@ from kg.config import config_path, relations_model_dir
 from kg.records import Extraction, Mention, Paper, Relation
 
 #: The config files whose content changes what extraction returns.
-EXTRACTION_CONFIG = ("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml")
+EXTRACTION_CONFIG = (
+    *("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml"),
+    *("phrases.toml", "gazetteer.tsv", "refdf.tsv.gz"),
+)
 #: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: The shape of a cached value and what it is keyed by; a new one misses on old entries

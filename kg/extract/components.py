@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from spacy.language import Language
@@ -293,14 +293,18 @@ class Roles:
         self.window = int(conf.get("window", 8))
 
     def __call__(self, doc: Doc) -> Doc:
+        self.assign(doc.spans.get(self.spans_key, []))
+        return doc
+
+    def assign(self, spans: Iterable[Span]) -> None:
+        """Set ``span._.role`` on each of ``spans``."""
         # Mentions share sentences: read each sentence's words once.
         sentences: dict[int, tuple[list[str], bool]] = {}
-        for span in doc.spans.get(self.spans_key, []):
+        for span in spans:
             sent = span.sent
             if sent.start not in sentences:
                 sentences[sent.start] = self._sentence(sent)
             span._.role = self._role(span, sent.start, *sentences[sent.start])
-        return doc
 
     def role(self, span: Span) -> str:
         sent = span.sent
@@ -308,7 +312,8 @@ class Roles:
 
     def _sentence(self, sent: Span) -> tuple[list[str], bool]:
         words = [t.lower_ for t in sent]
-        return words, any(_contains(words, phrase) for phrase in self.self_ref)
+        present = set(words)
+        return words, any(phrase[0] in present and _contains(words, phrase) for phrase in self.self_ref)
 
     def _role(self, span: Span, sent_start: int, words: list[str], self_ref: bool) -> str:
         i = span.start - sent_start

@@ -233,8 +233,9 @@ def evaluate(
     else:
         xs = list(extract((Paper(g.doc_key, "", g.text) for g in gold), nlp=nlp, n_process=n_process))
     seconds = time.perf_counter() - t0
-    # Gold spans index the abstract: predictions read from a file may hold title mentions too.
-    result = score(gold, {x.id: [m for m in x.mentions if m.field == "abstract"] for x in xs})
+    # Gold spans index the abstract (predictions read from a file may hold title mentions too), and
+    # SciERC scores the recogniser: candidate phrases follow no SciERC convention.
+    result = score(gold, {x.id: [m for m in x.mentions if m.field == "abstract" and m.source == "model"] for x in xs})
     result.seconds = seconds
     result.relations = score_relations(gold, {x.id: [r for r in x.relations if r.field == "abstract"] for x in xs})
     result.relations_gold_entities = score_relations(gold, relations_on_gold_entities(gold, nlp))
@@ -266,3 +267,120 @@ def role_accuracy(gold_path: str | Path, abstracts: dict[str, str], *, nlp: Any 
             total += 1
             right += bool(found) and found[0].role == g["role"]
     return (right / total if total else 0.0), total
+
+
+def normalise_phrase(text: str) -> str:
+    """The form keyphrases and concepts are compared in: one definition for kg and for peers.
+
+    Lowercase, every character that is not a letter or digit becomes a space, whitespace is
+    collapsed, and a plural final "s" is dropped from each word of four letters or more
+    ("-ies" becomes "-y"; "ss", "us" and "is" stay: "class", "corpus", "analysis").
+
+    >>> normalise_phrase("Graph Neural-Networks (GNNs)")
+    'graph neural network gnn'
+    >>> normalise_phrase("  corpus analysis; classes ")
+    'corpus analysis classe'
+    """
+    chars = [c if c.isalnum() else " " for c in text.lower()]
+    return " ".join(_singular(w) for w in "".join(chars).split())
+
+
+def _singular(word: str) -> str:
+    if len(word) >= 5 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) >= 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class KeyphraseRecord:
+    """One record of a keyphrase file: its text (title, then abstract) and the given keywords."""
+
+    id: str
+    title: str
+    abstract: str
+    keywords: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return f"{self.title}\n{self.abstract}" if self.title else self.abstract
+
+
+def read_keyphrases(path: str | Path) -> list[KeyphraseRecord]:
+    """Records of a keyphrase JSONL file (``id``, ``title``, ``abstract``, ``keywords``)."""
+    import json
+
+    from kg.errors import InputError
+
+    out = []
+    with Path(path).open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            d = json.loads(line)
+            if "keywords" not in d or "abstract" not in d:
+                raise InputError(f"{path}:{n}: a keyphrase record needs 'abstract' and 'keywords' (has {sorted(d)})")
+            out.append(KeyphraseRecord(str(d["id"]), d.get("title") or "", d["abstract"], tuple(d["keywords"])))
+    return out
+
+
+@dataclass
+class KeyphraseScores:
+    """Recall of given keyphrases by the phrases a system returns, per record summed."""
+
+    records: int = 0
+    #: (found exact, found normalised, keywords) over keywords in the text and over all keywords.
+    in_text: list[int] = field(default_factory=lambda: [0, 0, 0])
+    all: list[int] = field(default_factory=lambda: [0, 0, 0])
+    concepts: int = 0
+    seconds: float = 0.0
+
+    def add(self, keywords: Iterable[str], text: str, phrases: Iterable[str], concepts: int) -> None:
+        """Score one record: ``phrases`` are everything the system returned (texts and keys)."""
+        exact = {p.lower() for p in phrases}
+        normal = {normalise_phrase(p) for p in exact}
+        padded = f" {normalise_phrase(text)} "
+        self.records += 1
+        self.concepts += concepts
+        for kw in dict.fromkeys(k.strip() for k in keywords if k.strip()):
+            hit = (kw.lower() in exact, normalise_phrase(kw) in normal)
+            buckets = (self.all, self.in_text) if f" {normalise_phrase(kw)} " in padded else (self.all,)
+            for b in buckets:
+                b[0] += hit[0]
+                b[1] += hit[1]
+                b[2] += 1
+
+    def as_dict(self) -> dict[str, object]:
+        def recall(c: list[int]) -> dict[str, float | int]:
+            return {"exact": round(c[0] / c[2], 4) if c[2] else 0.0,
+                    "normalised": round(c[1] / c[2], 4) if c[2] else 0.0, "keywords": c[2]}  # fmt: skip
+
+        return {
+            "records": self.records,
+            "abstracts_per_second": round(self.records / self.seconds, 1) if self.seconds else None,
+            "concepts_per_record": round(self.concepts / self.records, 2) if self.records else 0.0,
+            "in_text": recall(self.in_text),
+            "all": recall(self.all),
+        }
+
+
+def evaluate_keyphrases(
+    path: str | Path, *, model: str | Path | None = None, n_process: int = 1, nlp: Any = None
+) -> KeyphraseScores:
+    """Recall of each record's keywords by kg's concepts (mention texts and concept keys).
+
+    Every mention counts, whatever its source (the recogniser's or a candidate phrase); the
+    title is read as the first line of the text. ``concepts`` counts distinct concept keys.
+    """
+    from kg.extract.pipeline import extract, load_pipeline
+
+    records = read_keyphrases(path)
+    nlp = nlp or load_pipeline(model)
+    t0 = time.perf_counter()
+    xs = list(extract((Paper(r.id, "", r.text) for r in records), nlp=nlp, n_process=n_process))
+    result = KeyphraseScores(seconds=time.perf_counter() - t0)
+    for r, x in zip(records, xs, strict=True):
+        keys = {m.concept for m in x.mentions}
+        result.add(r.keywords, r.text, [*(m.text for m in x.mentions), *keys], len(keys))
+    return result

@@ -15,6 +15,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from thinc.api import Model, NumpyOps
 
+import kg.extract.phrases  # importing registers kg_phrases
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
@@ -47,6 +48,8 @@ def load_pipeline(model: str | Path | None = None) -> Language:
     nlp.add_pipe("kg_concepts")
     nlp.add_pipe("kg_roles")
     nlp.add_pipe("kg_relations")
+    # After the relations, so that the relation classifier pairs the recogniser's spans only.
+    nlp.add_pipe("kg_phrases")
     return nlp
 
 
@@ -174,6 +177,7 @@ def mentions(doc: Doc) -> list[Mention]:
                 concept=span.id_,
                 field=field,
                 confidence=span._.confidence,
+                source=span._.source,
             )
         )
     return found

@@ -1,0 +1,160 @@
+"""Concept quality: keyphrase recall of kg against YAKE, and the key figures of a corpus run.
+
+Part 1 scores kg's concepts and YAKE's top 15 phrases (n <= 3) the same way on the two
+keyphrase sets (``kg eval --keyphrases``: recall of the keywords that occur in the title or
+abstract, exact and normalised, and distinct phrases per record). Part 2 reads a corpus run
+(``--run`` folder with ``kg.lbug`` and ``mentions.jsonl``, or runs ``pipelines/acl-full.toml``
+on ``--corpus``) and prints: keys, keys that repeat a run of words, keys ending in a function
+word, concepts with more than one type, generic concepts among the 50 with most papers (and
+that list), and the share of paper-paper links that rest only on generic concepts. Ends with
+one JSON line. Run: .venv/bin/python bench/quality.py [--skip-corpus] [--run DIR | --corpus PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+KEYPHRASES = SHARED / "keyphrases"
+CORPUS = SHARED / "corpus" / "acl-anthology-abstracts.jsonl.gz"
+PIPELINE = ROOT / "pipelines" / "acl-full.toml"
+YAKE_TOP = 15
+
+
+def keyphrase_part(folder: Path, n_process: int) -> dict[str, object]:
+    import yake
+
+    from kg.extract import load_pipeline
+    from kg.extract.evaluate import KeyphraseScores, evaluate_keyphrases, normalise_phrase, read_keyphrases
+
+    nlp = load_pipeline()
+    out: dict[str, object] = {}
+    print(f"{'set':8} {'system':8} {'exact':>6} {'normal':>6} {'per rec':>7} {'per s':>6}", file=sys.stderr)
+    for name in ("www", "inspec"):
+        path = folder / f"{name}.jsonl"
+        kg_scores = evaluate_keyphrases(path, nlp=nlp, n_process=n_process).as_dict()
+        extractor = yake.KeywordExtractor(lan="en", n=3, top=YAKE_TOP)
+        ys = KeyphraseScores()
+        t0 = time.perf_counter()
+        for r in read_keyphrases(path):
+            phrases = [p for p, _ in extractor.extract_keywords(r.text)]
+            ys.add(r.keywords, r.text, phrases, len({normalise_phrase(p) for p in phrases}))
+        ys.seconds = time.perf_counter() - t0
+        yake_scores = ys.as_dict()
+        for system, s in (("kg", kg_scores), (f"yake{YAKE_TOP}", yake_scores)):
+            rec = s["in_text"]
+            print(f"{name:8} {system:8} {rec['exact']:6.3f} {rec['normalised']:6.3f} "  # type: ignore[index]
+                  f"{s['concepts_per_record']:7.2f} {s['abstracts_per_second']:6}", file=sys.stderr)  # fmt: skip
+            out[f"{name}_{system}"] = {
+                "exact": rec["exact"],  # type: ignore[index]
+                "normalised": rec["normalised"],  # type: ignore[index]
+                "all_normalised": s["all"]["normalised"],  # type: ignore[index]
+                "per_record": s["concepts_per_record"],
+            }
+    return out
+
+
+def run_corpus(corpus: Path, n_process: int) -> Path:
+    """Run the corpus pipeline on ``corpus`` into a temporary folder; return the folder."""
+    tmp = Path(tempfile.mkdtemp(prefix="kg-bench-quality-"))
+    outputs = {"store": "kg.lbug", "html": "graph.html", "mentions": "mentions.jsonl", "rejects": "rejects.jsonl",
+               "report": "report.json", "cache": "cache/extract.sqlite"}  # fmt: skip
+    args = [sys.executable, "-m", "kg", "run", str(PIPELINE), "--quiet"]
+    sets = [f"outputs.{k}={tmp / v}" for k, v in outputs.items()]
+    sets += [f"extract.n_process={n_process}", "analyse.enabled=false", f'sources=[{{"path": "{corpus}"}}]']
+    for item in sets:
+        args += ["--set", item]
+    t0 = time.perf_counter()
+    if subprocess.run(args, cwd=ROOT, stdout=subprocess.DEVNULL).returncode != 0:
+        raise SystemExit(f"kg run failed: {args}")
+    print(f"corpus run: {time.perf_counter() - t0:.0f} s into {tmp}", file=sys.stderr)
+    return tmp
+
+
+def repeats_words(key: str) -> bool:
+    """True when a run of two or more words occurs twice in ``key``: "neural network neural network"."""
+    words = key.split()
+    for n in range(2, len(words) // 2 + 1):
+        seen = set()
+        for i in range(len(words) - n + 1):
+            gram = tuple(words[i : i + n])
+            if gram in seen:
+                return True
+            seen.add(gram)
+    return False
+
+
+def corpus_part(folder: Path) -> dict[str, object]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from kg.store import read_embedded
+
+    G = read_embedded(folder / "kg.lbug")
+    concepts = [n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"]
+    keys = [G.nodes[n]["key"] for n in concepts]
+    types: dict[str, set[str]] = defaultdict(set)
+    sources: Counter[str] = Counter()
+    mentions_path = folder / "mentions.jsonl"
+    if mentions_path.is_file():
+        with mentions_path.open(encoding="utf-8") as fh:
+            for line in fh:
+                for m in json.loads(line).get("mentions", []):
+                    types[m["concept"]].add(m["type"])
+                    sources[m.get("source", "model")] += 1
+    has_generic = any("generic" in G.nodes[n] for n in concepts)
+    top = sorted(concepts, key=lambda n: (-G.nodes[n].get("paper_count", 0), n))[:50]
+    generic = {n for n in concepts if G.nodes[n].get("generic")}
+    links = [(u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") == "SHARES_CONCEPTS"]
+    only_generic = sum(
+        1 for _, _, d in links if d.get("shared") and all(f"concept:{k}" in generic for k in d["shared"])
+    )
+    n_keys = max(len(keys), 1)
+    figures: dict[str, object] = {
+        "papers": sum(1 for _, d in G.nodes(data=True) if d.get("kind") == "Paper"),
+        "keys": len(keys),
+        "keys_repeating_words": sum(repeats_words(k) for k in keys),
+        "keys_ending_in_function_word": round(sum(k.split()[-1] in STOP_WORDS for k in keys if k) / n_keys, 5),
+        "concepts_with_several_types": sum(len(t) > 1 for t in types.values()) if types else None,
+        "mentions_by_source": dict(sources),
+        "generic_flags": "present" if has_generic else "absent",
+        "generic_in_top50": sum(n in generic for n in top) if has_generic else None,
+        "links": len(links),
+        "links_only_generic": round(only_generic / len(links), 4) if has_generic and links else None,
+        "top50": [(G.nodes[n]["key"], G.nodes[n].get("paper_count", 0), bool(G.nodes[n].get("generic"))) for n in top],
+    }
+    for k, v in figures.items():
+        if k != "top50":
+            print(f"{k}: {v}", file=sys.stderr)
+    print("top 50 concepts by papers (key, papers, generic): "
+          + "; ".join(f"{k} {c}{' G' if g else ''}" for k, c, g in figures["top50"]), file=sys.stderr)  # type: ignore[attr-defined]  # fmt: skip
+    return figures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--skip-corpus", action="store_true", help="only the keyphrase part")
+    ap.add_argument("--skip-keyphrases", action="store_true", help="only the corpus part")
+    ap.add_argument("--run", type=Path, help="folder of a finished run (kg.lbug, mentions.jsonl)")
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="corpus to run the pipeline on")
+    ap.add_argument("--keyphrases", type=Path, default=KEYPHRASES, help="folder of www.jsonl and inspec.jsonl")
+    ap.add_argument("--n-process", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    figures: dict[str, object] = {"bench": "quality"}
+    if not args.skip_keyphrases:
+        figures["keyphrases"] = keyphrase_part(args.keyphrases, args.n_process)
+    if not args.skip_corpus:
+        figures["corpus"] = corpus_part(args.run or run_corpus(args.corpus, args.n_process))
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,380 @@
+"""``kg_phrases``: scored candidate phrases as a second concept source.
+
+The recogniser finds a few concepts per abstract; the phrases authors say their papers are
+about are often not among them, or only inside a longer mention ("trust management" in
+"reputation-based trust management framework"). This component adds the best candidate
+phrases: runs of words between function words and punctuation within a sentence, and their
+n-grams of up to ``max_words`` words, scored by a linear model over cheap features
+(``config/phrases.toml``). A candidate never crosses the edge of a recogniser's span; it lies
+inside one only with ``inside_concepts``, and never repeats a concept already found. It runs
+after ``kg_relations``, so the relation classifier sees the recogniser's spans only, and
+appends its spans to ``doc.spans["kg"]`` with ``span._.source == "phrase"``.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from kg.config import config_path
+from kg.errors import ConfigError
+from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles
+from kg.normalise import Normaliser
+from kg.normalise.gazetteer import load_gazetteer
+from kg.normalise.specificity import reference_df
+
+if not Span.has_extension("source"):
+    Span.set_extension("source", default="model")
+
+#: The features a candidate is scored on, in the order of its feature vector.
+FEATURES = (
+    "bias",
+    "one_word",
+    "three_words",
+    "four_words",
+    "frequency",
+    "first_position",
+    "in_first_sentence",
+    "capitals",
+    "capitalised",
+    "whole_run",
+    "ends_run",
+    "generic_head",
+    "adjective_end",
+    "head_frequency",
+    "word_frequency",
+    "rarest_word_frequency",
+    "concept_words",
+    "in_reference",
+    "specificity",
+    "word_specificity",
+    "cohesion",
+    "verbal_start",
+    "inside_concept",
+)
+#: Endings of words that rarely end a noun phrase (adjectives, participles, adverbs).
+_ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ed", "ble", "ful", "ic", "ly")
+#: Endings of words that rarely start a keyphrase (participles, adverbs).
+_VERBAL_ENDINGS = ("ing", "ly", "ed")
+#: Endings of nominalisations, whose phrases name what is done: a Problem.
+_PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
+
+
+@dataclass
+class Candidates:
+    """The distinct candidate phrases of a document: words, where each occurs, features by row."""
+
+    words: list[tuple[str, ...]]
+    occurrences: list[list[tuple[int, int]]]
+    features: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+
+class Phrases:
+    """Add the best-scored candidate phrases, up to ``max_concepts`` distinct concepts per doc."""
+
+    def __init__(self, *, spans_key: str = SPANS_KEY, settings: str | Path | None = None):
+        path = Path(settings) if settings else config_path("phrases.toml")
+        try:
+            conf = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+        self.spans_key = spans_key
+        self.max_concepts = int(conf.get("max_concepts", 15))
+        self.max_words = int(conf.get("max_words", 4))
+        self.inside_concepts = bool(conf.get("inside_concepts", False))
+        self.min_score = float(conf.get("min_score", -math.inf))
+        weights = conf.get("weights", {})
+        unknown = set(weights) - set(FEATURES)
+        if unknown:
+            raise ConfigError(f"{path}: unknown phrase features {sorted(unknown)} (known: {', '.join(FEATURES)})")
+        self.weights = [float(weights.get(name, 0.0)) for name in FEATURES]
+        self.function = frozenset(conf.get("words", {}).get("function", []))
+        self.normaliser = Normaliser()
+        normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+        self.task_heads = frozenset(normalise.get("task_heads", []))
+        self.roles = Roles(spans_key=spans_key)
+        self.gazetteer = load_gazetteer()
+        ref = reference_df()
+        self.reference = {k: sum(v) for k, v in ref.counts.items()}
+        self._docs = ref.n_docs + 1
+        # Across documents: words met so far, with their reference figures and singulars.
+        self._word_stats: dict[str, tuple[float, float]] = {}
+        self._singulars: dict[str, str] = {}
+
+    def __call__(self, doc: Doc) -> Doc:
+        if not doc.has_annotation("SENT_START"):
+            # Candidates and roles are read within sentences: without them, add nothing.
+            return doc
+        spans = list(doc.spans.get(self.spans_key, []))
+        added = []
+        cands = self.candidates(doc)
+        for i, key in self.select(cands, {s.id_ for s in spans}, known=_known_keys(spans)):
+            known = self.gazetteer.type_of(key)
+            label = known or self._type(key)
+            for start, end in cands.occurrences[i]:
+                span = Span(doc, start, end, label=label)
+                span.id_ = key
+                span._.source = "phrase"
+                # a type read from the key's words alone votes as weakly as one read from context
+                span._.confidence = CUE_CONFIDENCE if known else CONTEXT_CONFIDENCE
+                added.append(span)
+        self.roles.assign(added)
+        doc.spans[self.spans_key] = spans + sorted(added, key=lambda s: (s.start, s.end))
+        return doc
+
+    def candidates(self, doc: Doc) -> Candidates:
+        """Every candidate phrase of ``doc``, with its features, unscored (one pass over the tokens)."""
+        n = len(doc)
+        # Tokens of the recogniser's spans, and the tokens where one starts or ends: a candidate
+        # never crosses a span's edge, and lies inside one only with ``inside_concepts``.
+        taken = bytearray(n)
+        edge = bytearray(n + 1)
+        # A span's whole text is never a candidate: it is already a concept, and a second span
+        # on the same characters would share its extension attributes (role, source).
+        whole = set()
+        for s in doc.spans.get(self.spans_key, []):
+            taken[s.start : s.end] = b"\x01" * (s.end - s.start)
+            edge[s.start] = edge[s.end] = 1
+            whole.add((s.start, s.end))
+        blocked = bytearray(n) if self.inside_concepts else taken
+        function = self.function
+        lowers: list[str] = []
+        # Per token: mixed or upper case ("BERT", "word2Vec"), and capitalised inside a sentence.
+        caps = bytearray(n)
+        title = bytearray(n)
+        runs: list[list[tuple[int, int]]] = []
+        words: list[tuple[int, int]] = []
+        first_end = n
+        join = False
+        for tok in doc:
+            i = tok.i
+            lower = tok.lower_
+            lowers.append(lower)
+            start = tok.is_sent_start
+            if (start or edge[i]) and i:
+                if start:
+                    first_end = min(first_end, i)
+                join = False
+                if words:
+                    runs.append(words)
+                    words = []
+            if join and lower in function and not blocked[i] and not tok.whitespace_ and doc[i + 1 : i + 2].text == "-":
+                # ... and so do the function words inside such a word: "mixture-of-experts".
+                words[-1] = (words[-1][0], i + 1)
+                continue
+            if blocked[i] or tok.is_space or tok.is_punct or tok.like_num or lower in function:
+                # A hyphen glued on both sides joins two words into one: "multi-service".
+                join = (
+                    lower == "-" and bool(words) and words[-1][1] == i
+                    and not doc[i - 1].whitespace_ and not tok.whitespace_ and not edge[i + 1]
+                )  # fmt: skip
+                if not join and words:
+                    runs.append(words)
+                    words = []
+                continue
+            # A word has a letter and no punctuation but its own hyphens: "GPT-3", not "Russia).We".
+            if not tok.is_alpha and not (
+                any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower)
+            ):
+                join = False
+                if words:
+                    runs.append(words)
+                    words = []
+                continue
+            if not start and not tok.is_lower:
+                caps[i] = not tok.is_title
+                title[i] = tok.is_title
+            if join:
+                words[-1] = (words[-1][0], i + 1)
+            else:
+                words.append((i, i + 1))
+            join = False
+        if words:
+            runs.append(words)
+        concept_words = {lowers[i] for i in range(n) if taken[i]}
+        return self._features(lowers, caps, title, runs, first_end, taken, concept_words, whole)
+
+    def _features(
+        self,
+        lowers: list[str],
+        caps: bytearray,
+        title: bytearray,
+        runs: list[list[tuple[int, int]]],
+        first_end: int,
+        taken: bytearray,
+        concept_words: set[str],
+        whole: set[tuple[int, int]],
+    ) -> Candidates:
+        counts: dict[str, int] = {}
+        heads: dict[str, int] = {}
+        found: dict[tuple[str, ...], list[int]] = {}
+        where: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+        max_words = self.max_words
+        for run in runs:
+            for s, e in run:
+                for w in lowers[s:e]:
+                    counts[w] = counts.get(w, 0) + 1
+                heads[lowers[e - 1]] = heads.get(lowers[e - 1], 0) + 1
+            last = len(run)
+            for a in range(last):
+                for b in range(a + 1, min(a + max_words, last) + 1):
+                    start, end = run[a][0], run[b - 1][1]
+                    if taken[start] and (start, end) in whole:
+                        continue
+                    key = tuple(lowers[start:end])
+                    f = found.get(key)
+                    if f is None:
+                        # count, first token, whole run, ends run, capitals, capitalised, words, inside
+                        f = found[key] = [0, start, 0, 0, 0, 0, b - a, 0]
+                        where[key] = []
+                    f[0] += 1
+                    f[2] += a == 0 and b == last
+                    f[3] += b == last
+                    f[4] |= 1 in caps[start:end]
+                    f[5] |= 1 in title[start:end]
+                    f[7] += taken[start]
+                    where[key].append((start, end))
+        keys = list(found)
+        if not keys:
+            return Candidates([], [], np.zeros((0, len(FEATURES))))
+        # Per distinct word (a last row pads shorter phrases): log
+        # frequency here, reference specificity and log df, in a concept, and as a phrase's
+        # head: log frequency as a head, stop-listed, adjective ending; as a first word: verbal.
+        index = {w: j for j, w in enumerate(counts)}
+        stop = self.normaliser.stop
+        rows = []
+        for w, c in counts.items():
+            spec, log_df = self._word_stats.get(w) or self._reference_word(w)
+            rows.append((math.log1p(c), spec, log_df, w in concept_words, math.log1p(heads.get(w, 0)), w in stop,
+                         w.endswith(_ADJECTIVE_ENDINGS), w.endswith(_VERBAL_ENDINGS)))  # fmt: skip
+        words = np.array(rows, dtype=float)
+        pad = len(rows)
+        reference = self.reference
+        ids = []
+        dfs = []
+        for key in keys:
+            ws = [w for w in key if w != "-"]
+            # The reference table's fold of the phrase (``Normaliser.surface``), cheaply:
+            # dashes become spaces, the last word singular.
+            ws[-1] = self._singular(ws[-1])
+            dfs.append(reference.get(" ".join(ws), 0))
+            ids.append([index[w] for w in key if w != "-"])
+        # Hyphenated words are several tokens: pad to the longest phrase's tokens.
+        width = max(len(x) for x in ids)
+        ix = np.array([x + [pad] * (width - len(x)) for x in ids])
+        n_words = (ix != pad).sum(axis=1)
+        heads_ix = ix[np.arange(len(keys)), n_words - 1]
+        per = np.vstack([words, np.full((1, words.shape[1]), np.inf)])[ix]  # (phrases, max_words, stats)
+        real = ix != pad
+        per_sum = np.where(real[:, :, None], per, 0.0).sum(axis=1) / n_words[:, None]
+        per_min = per.min(axis=1)
+        agg = np.array([found[k] for k in keys], dtype=float)
+        count, size = agg[:, 0], agg[:, 6]
+        df = np.array(dfs, dtype=float)
+        log_docs = math.log(self._docs)
+        features = np.column_stack([
+            np.ones(len(keys)),
+            size == 1,
+            size == 3,
+            size >= 4,
+            np.log1p(count),
+            agg[:, 1] / max(len(lowers), 1),
+            agg[:, 1] < first_end,
+            agg[:, 4],
+            agg[:, 5],
+            agg[:, 2] / count,
+            agg[:, 3] / count,
+            words[heads_ix, 5],
+            words[heads_ix, 6],
+            words[heads_ix, 4],
+            per_sum[:, 0],
+            per_min[:, 0],
+            per_sum[:, 3],
+            df > 0,
+            np.log(self._docs / (df + 1)) / log_docs,
+            per_min[:, 1],
+            # How often the words, where they occur, occur as this phrase (reference corpora).
+            np.where(size > 1, np.log1p(df) - per_min[:, 2], 0.0),
+            words[ix[:, 0], 7],
+            agg[:, 7] / count,
+        ]).astype(float)  # fmt: skip
+        return Candidates(keys, [where[k] for k in keys], features)
+
+    def _specificity(self, df: int) -> float:
+        # As kg.normalise.specificity, over the reference corpora alone.
+        return math.log(self._docs / (df + 1)) / math.log(self._docs)
+
+    def _singular(self, word: str) -> str:
+        single = self._singulars.get(word)
+        if single is None:
+            single = self._singulars[word] = self.normaliser._singular(word)
+        return single
+
+    def _reference_word(self, word: str) -> tuple[float, float]:
+        df = self.reference.get(self._singular(word), 0)
+        stats = self._word_stats[word] = (self._specificity(df), math.log1p(df))
+        return stats
+
+    def select(
+        self, candidates: Candidates, concepts: set[str], *, known: dict[str, str] | None = None
+    ) -> list[tuple[int, str]]:
+        """The best candidates (their indexes) and keys: as many as keep ``max_concepts`` distinct concepts.
+
+        Candidates scoring below ``min_score`` (a logit) are never kept; a candidate is skipped
+        when its key is generic, already a concept, or starts or ends with a function word.
+        ``known`` maps lower-cased texts to the keys the recogniser's spans gave them (an
+        acronym the abstract defines keys as its long form).
+        """
+        budget = self.max_concepts - len(concepts)
+        if budget <= 0 or not len(candidates):
+            return []
+        scores = candidates.features @ np.asarray(self.weights)
+        # Best first; ties go to the earlier phrase, so that the choice is deterministic.
+        order = sorted(range(len(candidates)), key=lambda i: (-scores[i], candidates.occurrences[i][0]))
+        chosen: list[tuple[int, str]] = []
+        seen = set(concepts)
+        function = self.function
+        for i in order:
+            if len(chosen) >= budget or scores[i] < self.min_score:
+                break
+            text = " ".join(candidates.words[i]).replace(" - ", "-")
+            key = known.get(text) if known else None
+            key = key or self.normaliser.key(text)
+            words = key.split()
+            # The key's words can differ from the candidate's: "amounts" is keyed "amount".
+            if key in seen or self.normaliser.is_generic(key) or words[0] in function or words[-1] in function:
+                continue
+            seen.add(key)
+            chosen.append((i, key))
+        return chosen
+
+    def _type(self, key: str) -> str:
+        # From the key alone, so that a phrase has one type in every paper: a task head or a
+        # nominalisation names what is done (a Problem), anything else a Technique.
+        head = key.rsplit(" ", 1)[-1]
+        return "Problem" if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS) else "Technique"
+
+
+def _known_keys(spans: list[Span]) -> dict[str, str]:
+    """Lower-cased text -> key of the recogniser's spans, and of the acronym in "long form (ACRONYM)"."""
+    known = {}
+    for s in spans:
+        text = s.text.lower()
+        known[text] = s.id_
+        if text.endswith(")") and "(" in text:
+            known[text[text.rindex("(") + 1 : -1].strip()] = s.id_
+    return known
+
+
+@Language.factory("kg_phrases", default_config={"spans_key": SPANS_KEY})
+def make_phrases(nlp: Language, name: str, spans_key: str) -> Phrases:
+    return Phrases(spans_key=spans_key)

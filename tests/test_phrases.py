@@ -1,0 +1,97 @@
+"""``kg_phrases``: candidate phrases beside (and inside) the recogniser's concepts, on real abstracts."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.components import SPANS_KEY
+from kg.extract.phrases import Phrases
+from kg.extract.pipeline import extract
+from kg.records import Paper
+
+# From www.jsonl-style records: the title is the first line.
+TITLE = "Collaborative filtering for orkut communities: discovery of user latent behavior"
+ABSTRACT = (
+    "Users of social networking services can connect with each other by forming communities for online "
+    "interaction. Yet as the number of communities hosted by such websites grows over time, users have even "
+    "greater need for effective community recommendations in order to meet more users. In this paper, we "
+    "investigate two algorithms from very different domains and evaluate their effectiveness for personalized "
+    "community recommendation. First is association rule mining (ARM), which discovers associations between "
+    "sets of communities that are shared across many users. Second is latent Dirichlet allocation (LDA), which "
+    "models user-community co-occurrences using latent aspects."
+)
+TEXT = f"{TITLE}\n{ABSTRACT}"
+
+
+@pytest.fixture(scope="module")
+def found(nlp):
+    [x] = extract([Paper("orkut", "", TEXT)], nlp=nlp)
+    return x.mentions
+
+
+def test_phrases_add_concepts_up_to_the_budget(found, nlp):
+    phrases = [m for m in found if m.source == "phrase"]
+    assert phrases and any(m.source == "model" for m in found)
+    assert len({m.concept for m in found}) <= nlp.get_pipe("kg_phrases").max_concepts
+    assert all(TEXT[m.start : m.end] == m.text for m in phrases)
+    assert {m.type for m in phrases} <= {"Problem", "Technique", "Method", "Dataset", "Metric"}
+
+
+def test_a_candidate_is_found_in_the_title(found):
+    assert any(m.end <= len(TITLE) for m in found if m.source == "phrase"), [m.text for m in found]
+
+
+def test_phrases_are_trimmed_of_function_words_and_punctuation(found, nlp):
+    function = nlp.get_pipe("kg_phrases").function
+    for m in (m for m in found if m.source == "phrase"):
+        for words in (m.text.lower().split(), m.concept.split()):
+            assert words[0] not in function and words[-1] not in function, m.text
+        assert m.text[0].isalnum() and m.text[-1].isalnum(), m.text
+
+
+def test_no_phrase_crosses_a_concept_span(found):
+    model = [m for m in found if m.source == "model"]
+    for p in (m for m in found if m.source == "phrase"):
+        for m in model:
+            crosses = p.start < m.end and m.start < p.end and not (m.start <= p.start and p.end <= m.end)
+            assert not crosses and (p.start, p.end) != (m.start, m.end), (p.text, m.text)
+
+
+def test_without_inside_concepts_no_phrase_overlaps_a_concept(nlp, tmp_path):
+    from kg.config import config_path
+
+    settings = tmp_path / "phrases.toml"
+    text = config_path("phrases.toml").read_text(encoding="utf-8")
+    settings.write_text(text.replace("inside_concepts = true", "inside_concepts = false"), encoding="utf-8")
+    phrases = Phrases(settings=settings)
+    assert not phrases.inside_concepts
+    doc = phrases(nlp(TEXT, disable=["kg_phrases"]))
+    model = [s for s in doc.spans[SPANS_KEY] if s._.source == "model"]
+    added = [s for s in doc.spans[SPANS_KEY] if s._.source == "phrase"]
+    assert added
+    assert not any(p.start < m.end and m.start < p.end for p in added for m in model)
+
+
+def test_recogniser_spans_keep_their_roles_and_source(nlp):
+    with_phrases = nlp(TEXT)
+    without = nlp(TEXT, disable=["kg_phrases"])
+    model = [
+        (s.start, s.end, s.label_, s.id_, s._.role) for s in with_phrases.spans[SPANS_KEY] if s._.source == "model"
+    ]
+    assert model == [(s.start, s.end, s.label_, s.id_, s._.role) for s in without.spans[SPANS_KEY]]
+
+
+def test_phrases_are_deterministic(nlp):
+    runs = [[(m.start, m.end, m.concept) for m in x.mentions] for x in extract([Paper("a", "", TEXT)] * 2, nlp=nlp)]
+    assert runs[0] == runs[1]
+    [again] = extract([Paper("b", "", TEXT)], nlp=nlp)
+    assert [(m.start, m.end, m.concept) for m in again.mentions] == runs[0]
+
+
+def test_unknown_feature_weight_is_a_config_error(tmp_path):
+    from kg.errors import ConfigError
+
+    settings = tmp_path / "phrases.toml"
+    settings.write_text("[weights]\nbias = 1.0\nlength = 2.0\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="length"):
+        Phrases(settings=settings)

@@ -130,7 +130,8 @@ def test_lines_without_field_still_load():
                           "tail_end": 23, "sentence": "We use BERT for parsing."}]}  # fmt: skip
     x = Extraction.from_dict(old)
     assert x.mentions[0].field == "abstract" and x.relations[0].field == "abstract"
-    assert x.to_dict()["mentions"][0] == {**old["mentions"][0], "field": "abstract", "confidence": 1.0, "source": "model"}
+    defaults = {"field": "abstract", "confidence": 1.0, "source": "model"}
+    assert x.to_dict()["mentions"][0] == {**old["mentions"][0], **defaults}
 
 
 def _annotated(nlp, text, ents):

@@ -12,7 +12,7 @@ from kg.analyse import analyse
 from kg.errors import KGError
 from kg.report import write_report
 from kg.store import read_embedded
-from tests.test_analyse import GENERIC, MT, NER, _graph, _paper
+from tests.test_analyse import MT, NER, UBIQUITOUS, _graph, _paper
 
 EVIL = "<script>window.__pwned = 'name'</script>"
 EVIL_TITLE = "<img src=x onerror=\"window.__pwned='img'\"> | *bold* [link](https://evil.example)"
@@ -22,8 +22,8 @@ LINKS = {"Paper–concept graph": "graph.html", "Concept map": "concepts.html"}
 @pytest.fixture(scope="module")
 def evil_graph() -> nx.DiGraph:
     """Two fields over several years, with markup in a concept name, a venue and a title."""
-    items = [_paper(f"mt{i}", 2016 + i, [*MT, GENERIC, (EVIL, "Method")]) for i in range(8)]
-    items += [_paper(f"ner{i}", 2016 + i, [*NER, GENERIC]) for i in range(8)]
+    items = [_paper(f"mt{i}", 2016 + i, [*MT, UBIQUITOUS, (EVIL, "Method")]) for i in range(8)]
+    items += [_paper(f"ner{i}", 2016 + i, [*NER, UBIQUITOUS]) for i in range(8)]
     items += [_paper(f"new{i}", 2023, [*NER, ("prompting", "Technique")]) for i in range(4)]
     G = _graph(items)
     for n, d in G.nodes(data=True):

@@ -178,3 +178,17 @@ def test_merge_replaces_the_statements_of_reextracted_papers():
     M = merge_graphs(graph(a, b), graph(a_again))
     # b still states it; a's sentence went with a's old extraction and b's is not stored
     assert _stated(M) == [("concept:crf", "concept:tagging", "USED_FOR", ["b"], 1, None)]
+
+
+def test_a_concept_is_named_as_abstracts_spell_it_not_as_title_case_titles_do():
+    title = "Low-Resource Neural Machine Translation"
+    papers = [Paper(f"p{i}", title, "We study neural machine translation here.", 2021) for i in range(3)]
+    in_title = Mention("Neural Machine Translation", "Problem", 13, 39, title, "mentions", "neural machine translation",
+                       field="title")  # fmt: skip
+    in_abstract = _m("neural machine translation", "neural machine translation", "Problem", start=9)
+    extractions = [Extraction("p0", [in_title, in_abstract])] + [Extraction(f"p{i}", [in_title]) for i in (1, 2)]
+    concept = build_graph(papers, extractions).nodes["concept:neural machine translation"]
+    assert concept["name"] == "neural machine translation" and concept["aliases"] == ["Neural Machine Translation"]
+    # with no abstract spelling, the title's names it
+    concept = build_graph(papers[1:], extractions[1:]).nodes["concept:neural machine translation"]
+    assert concept["name"] == "Neural Machine Translation"

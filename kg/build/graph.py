@@ -82,6 +82,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     by_id = {x.id: x for x in extractions}
     B = nx.DiGraph()
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    in_abstracts: dict[str, Counter[str]] = defaultdict(Counter)
     types: dict[str, Counter[str]] = defaultdict(Counter)
     in_order: list[Extraction] = []
     for paper in papers:
@@ -105,7 +106,11 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         for m in by_id[paper.id].mentions if paper.id in by_id else []:
             place = 1.0 if m.field == "title" else 0.5 if m.start < first_end else 0.0
             placed[m.concept] = max(placed[m.concept], place)
+            # a title's spelling names a concept only when no abstract spells it ("Neural Machine
+            # Translation" in title case)
             surfaces[m.concept][m.text] += 1
+            if m.field == "abstract":
+                in_abstracts[m.concept][m.text] += 1
             types[m.concept][m.type] += 1
             seen = best.get(m.concept)
             if seen is None:
@@ -131,7 +136,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         B.nodes[node]["n_concepts"] = len(best)
     for key, forms in surfaces.items():
         node = concept_node(key)
-        name = _concept_name(key, forms)
+        name = _concept_name(key, in_abstracts.get(key) or forms)
         B.add_node(
             node,
             kind="Concept",

@@ -27,6 +27,7 @@ thread = 1
 [table]
 rows = 500
 name = "test_table"
+cased_keys = 100
 """
 
 
@@ -39,8 +40,10 @@ def test_build_vectors_table(tmp_path, monkeypatch):
     nlp = spacy.load(dest)
     vectors = nlp.vocab.vectors
     # (spaCy stores identical vectors once, so rows may be fewer than keys)
-    assert (vectors.n_keys, vectors.shape[1], vectors.mode, vectors.name) == (500, 16, "default", "test_table")
+    assert (vectors.n_keys, vectors.shape[1], vectors.mode, vectors.name) == (600, 16, "default", "test_table")
     assert nlp.vocab["the"].has_vector
+    # spaCy looks vectors up by exact text: a sentence-initial "The" shares the row of "the"
+    assert nlp.vocab["The"].vector.tolist() == nlp.vocab["the"].vector.tolist()
     # a second build with the same corpus and settings reuses the first
     stamp = (dest / "kg-vectors.json").stat().st_mtime_ns
     build_vectors(SAMPLE, dest)

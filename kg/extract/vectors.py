@@ -1,8 +1,10 @@
 """Domain word vectors for the concept model, trained on a corpus of abstracts (``make model``).
 
-Abstracts -> spaCy tokens, lower-cased, one abstract a line -> floret vectors (skipgram with
-hashed character n-grams) -> the vectors of the most frequent tokens frozen into a plain spaCy
-vectors table, looked up by ``LOWER``. Settings: ``config/vectors.toml``.
+Abstracts -> spaCy tokens, one abstract a line -> floret vectors of the lower-cased tokens
+(skipgram with hashed character n-grams) -> the vectors of the most frequent tokens frozen into
+a plain spaCy vectors table. spaCy looks a token's vector up by its exact text (a table's
+``LOWER`` attribute is not saved), so the most frequent other spellings ("BERT", "The") are
+extra keys on the row of their lower-cased form. Settings: ``config/vectors.toml``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from kg.records import Paper
 log = logging.getLogger(__name__)
 
 #: Changes when a build from the same corpus and settings would give other vectors.
-FORMAT = 2
+FORMAT = 3
 
 
 def settings() -> dict[str, Any]:
@@ -32,7 +34,7 @@ def settings() -> dict[str, Any]:
 
 
 def corpus_text(corpus: str | Path, dest: str | Path) -> int:
-    """Write the abstracts of ``corpus`` as lower-cased spaCy tokens, one abstract a line; returns the count."""
+    """Write the abstracts of ``corpus`` as spaCy tokens, one abstract a line; returns the count."""
     import spacy
 
     from kg.extract.pipeline import split_glued_brackets
@@ -43,7 +45,7 @@ def corpus_text(corpus: str | Path, dest: str | Path) -> int:
     Path(dest).parent.mkdir(parents=True, exist_ok=True)
     with Path(dest).open("w", encoding="utf-8") as out:
         for doc in nlp.pipe(_abstracts(corpus), batch_size=1000):
-            out.write(" ".join(t.lower_ for t in doc if not t.is_space) + "\n")
+            out.write(" ".join(t.text for t in doc if not t.is_space) + "\n")
             n += 1
     return n
 
@@ -54,12 +56,37 @@ def _abstracts(corpus: str | Path) -> Iterator[str]:
             yield record.abstract
 
 
-def _most_frequent(text: Path, n: int) -> list[str]:
+def _counts(text: Path) -> Counter[str]:
     counts: Counter[str] = Counter()
     with text.open(encoding="utf-8") as fh:
         for line in fh:
             counts.update(line.split())
-    return [word for word, _ in counts.most_common(n)]
+    return counts
+
+
+def add_cased_keys(vectors: Any, counts: Counter[str], n: int) -> int:
+    """Give the ``n`` most frequent spellings in ``counts`` that are not lower-case the row of their lower-cased form.
+
+    Returns how many keys were added; spellings whose lower-cased form has no row get none.
+
+    >>> import numpy
+    >>> from spacy.vectors import Vectors
+    >>> v = Vectors(strings=None, data=numpy.ones((1, 2), dtype="f"), keys=["bert"])
+    >>> add_cased_keys(v, Counter({"BERT": 3, "Bert": 1, "ELMo": 2}), 10), v.find(key="Bert")
+    (2, 0)
+    """
+    added = 0
+    for word, _ in counts.most_common():
+        if added == n:
+            break
+        lower = word.lower()
+        if word == lower or vectors.find(key=word) >= 0:
+            continue
+        row = vectors.find(key=lower)
+        if row >= 0:
+            vectors.add(word, row=row)
+            added += 1
+    return added
 
 
 def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | None = None) -> Path:
@@ -83,22 +110,27 @@ def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | No
     if not Path(corpus).is_file():
         raise InputError(f"corpus not found: {corpus}")
     work = Path(work) if work else dest.parent
-    text = work / "corpus.txt"
+    cased, text = work / "corpus-cased.txt", work / "corpus.txt"
     log.info("tokenising %s", corpus)
-    n = corpus_text(corpus, text)
+    n = corpus_text(corpus, cased)
+    with cased.open(encoding="utf-8") as src, text.open("w", encoding="utf-8") as out:
+        for line in src:
+            out.write(line.lower())
     log.info("training floret on %d abstracts", n)
     model = floret.train_unsupervised(str(text), verbose=0, **conf["floret"])
     # Rare words are left out of floret's vocabulary but get a vector from their n-grams.
-    words = _most_frequent(text, conf["table"]["rows"])
+    words = [word for word, _ in _counts(text).most_common(conf["table"]["rows"])]
     table = work / "vectors.txt"
     with table.open("w", encoding="utf-8") as fh:
         fh.write(f"{len(words)} {model.get_dimension()}\n")
         for word in words:
             fh.write(word + " " + " ".join(f"{x:.5f}" for x in model.get_word_vector(word)) + "\n")
     nlp = spacy.blank("en")
-    convert_vectors(nlp, table, truncate=0, prune=-1, name=conf["table"]["name"], attr="LOWER")
+    convert_vectors(nlp, table, truncate=0, prune=-1, name=conf["table"]["name"])
+    added = add_cased_keys(nlp.vocab.vectors, _counts(cased), conf["table"]["cased_keys"])
+    log.info("%d rows, %d other spellings", len(words), added)
     nlp.to_disk(dest)
     (dest / "kg-vectors.json").write_text(stamp, encoding="utf-8")
-    text.unlink()
-    table.unlink()
+    for path in (cased, text, table):
+        path.unlink()
     return dest

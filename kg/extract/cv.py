@@ -213,7 +213,10 @@ def cross_validate(
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for run in pool.map(train_run, runs, [vectors] * len(runs), [overrides] * len(runs)):
             log.info("trained %s", run)
-    return write_cv(work, settings={"k": k, "seed": seed, "config": "config/ner.cfg", "overrides": overrides})
+    # The vectors table as spaCy describes it: rows, keys (with the cased spellings) and name.
+    described = json.loads((vectors / "meta.json").read_text(encoding="utf-8")).get("vectors")
+    settings = {"k": k, "seed": seed, "config": "config/ner.cfg", "overrides": overrides, "vectors": described}
+    return write_cv(work, settings=settings)
 
 
 def write_cv(work: Path, *, settings: dict[str, Any]) -> dict[str, Any]:

@@ -80,9 +80,9 @@ def test_shipped_model_reproduces_dev_which_it_was_trained_on():
     # scores in the model's meta are, see below); it is deterministic, and a model that fails to
     # load its weights or vectors, or components that mangle its spans, fall far below it.
     s = evaluate(DEV)
-    # (kg_concepts 0.4.0: exact micro 0.944, Task 0.927)
-    assert s.exact["micro"].f1 >= 0.90, s.as_dict()
-    assert s.exact["Task"].f1 >= 0.85, s.as_dict()
+    # (kg_concepts 0.4.0: exact micro 0.869, Task 0.829)
+    assert s.exact["micro"].f1 >= 0.82, s.as_dict()
+    assert s.exact["Task"].f1 >= 0.78, s.as_dict()
 
 
 def test_shipped_model_carries_its_cross_validated_scores():
@@ -93,10 +93,21 @@ def test_shipped_model_carries_its_cross_validated_scores():
     assert meta["version"] == MODEL_VERSION and "train+dev" in meta["description"]
     assert len(cv["folds"]) >= 3 and sum(f["docs"] for f in cv["folds"].values()) == 400
     assert Config().from_disk(model_dir() / "config.cfg")["training"]["max_steps"] == cv["chosen_step"]
-    # (kg_concepts 0.4.0: Method+Task 0.530 +- 0.013, Task 0.483 +- 0.019)
-    assert cv["summary"]["micro"]["mean"] >= 0.50, cv["summary"]
-    assert cv["summary"]["Task"]["mean"] >= 0.45, cv["summary"]
-    assert cv["summary"]["micro"]["min"] >= 0.48, cv["summary"]
+    # (kg_concepts 0.4.0: Method+Task 0.536 +- 0.022, min 0.516; Task 0.494 +- 0.019)
+    assert cv["summary"]["micro"]["mean"] >= 0.51, cv["summary"]
+    assert cv["summary"]["Task"]["mean"] >= 0.47, cv["summary"]
+    assert cv["summary"]["micro"]["min"] >= 0.49, cv["summary"]
+
+
+def test_shipped_model_has_vectors_for_capitalised_words():
+    # spaCy looks vectors up by the token's exact text; a table of lower-cased words alone would
+    # leave "Transformer" at the start of a sentence, and every acronym, without one.
+    import spacy
+
+    vocab = spacy.load(model_dir()).vocab
+    for word in ("Transformer", "BERT", "LSTM", "We"):
+        assert vocab[word].has_vector, word
+        assert vocab[word].vector.tolist() == vocab[word.lower()].vector.tolist(), word
 
 
 def test_role_accuracy_on_hand_checked_mentions():

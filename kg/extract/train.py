@@ -63,7 +63,7 @@ def train(
     scierc: Path,
     work: Path,
     *,
-    corpus: Path,
+    corpus: Path | list[Path],
     k: int = 3,
     vectors: Path | None = None,
     dest: Path | None = None,
@@ -125,8 +125,9 @@ def main() -> None:
     parser.add_argument(
         "--corpus",
         type=Path,
-        default=Path("../shared/data/corpus/acl-anthology-abstracts.jsonl.gz"),
-        help="abstracts the word vectors are trained on",
+        nargs="+",
+        default=[Path("../shared/data/corpus/acl-anthology-abstracts.jsonl.gz")],
+        help="abstracts the word vectors are trained on (one or more files)",
     )
     parser.add_argument(
         "--vectors", type=Path, help="a spaCy pipeline folder whose vectors to use (default: build them)"

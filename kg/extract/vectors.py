@@ -1,10 +1,10 @@
-"""Domain word vectors for the concept model, trained on a corpus of abstracts (``make model``).
+"""Domain word vectors for the concept model, trained on corpora of abstracts (``make model``).
 
-Abstracts -> spaCy tokens, one abstract a line -> floret vectors of the lower-cased tokens
-(skipgram with hashed character n-grams) -> the vectors of the most frequent tokens frozen into
-a plain spaCy vectors table. spaCy looks a token's vector up by its exact text (a table's
-``LOWER`` attribute is not saved), so the most frequent other spellings ("BERT", "The") are
-extra keys on the row of their lower-cased form. Settings: ``config/vectors.toml``.
+Abstracts (of one corpus or several) -> spaCy tokens, one abstract a line -> floret vectors
+of the lower-cased tokens (skipgram with hashed character n-grams) -> the vectors of the most
+frequent tokens frozen into a plain spaCy vectors table. spaCy looks a token's vector up by its
+exact text (a table's ``LOWER`` attribute is not saved), so the most frequent other spellings
+("BERT", "The") are extra keys on the row of their lower-cased form. Settings: ``config/vectors.toml``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import logging
 import tomllib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,8 @@ def settings() -> dict[str, Any]:
     return tomllib.loads(config_path("vectors.toml").read_text(encoding="utf-8"))
 
 
-def corpus_text(corpus: str | Path, dest: str | Path) -> int:
-    """Write the abstracts of ``corpus`` as spaCy tokens, one abstract a line; returns the count."""
+def corpus_text(corpora: Sequence[str | Path], dest: str | Path) -> int:
+    """Write the abstracts of ``corpora`` as spaCy tokens, one abstract a line; returns the count."""
     import spacy
 
     from kg.extract.pipeline import split_glued_brackets
@@ -44,7 +44,7 @@ def corpus_text(corpus: str | Path, dest: str | Path) -> int:
     n = 0
     Path(dest).parent.mkdir(parents=True, exist_ok=True)
     with Path(dest).open("w", encoding="utf-8") as out:
-        for doc in nlp.pipe(_abstracts(corpus), batch_size=1000):
+        for doc in nlp.pipe((a for corpus in corpora for a in _abstracts(corpus)), batch_size=1000):
             out.write(" ".join(t.text for t in doc if not t.is_space) + "\n")
             n += 1
     return n
@@ -89,10 +89,12 @@ def add_cased_keys(vectors: Any, counts: Counter[str], n: int) -> int:
     return added
 
 
-def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | None = None) -> Path:
-    """Train floret vectors on ``corpus`` and write them as a spaCy vectors table to ``dest``.
+def build_vectors(
+    corpus: str | Path | Sequence[str | Path], dest: str | Path, *, work: str | Path | None = None
+) -> Path:
+    """Train floret vectors on ``corpus`` (one file or several) and write them as a spaCy vectors table to ``dest``.
 
-    Skips the work when ``dest`` was built from the same corpus with the same settings.
+    Skips the work when ``dest`` was built from the same corpora with the same settings.
     """
     try:
         import floret
@@ -103,16 +105,20 @@ def build_vectors(corpus: str | Path, dest: str | Path, *, work: str | Path | No
 
     dest = Path(dest)
     conf = settings()
-    stamp = json.dumps({"corpus": str(Path(corpus).resolve()), "format": FORMAT, **conf}, sort_keys=True)
+    corpora = [corpus] if isinstance(corpus, (str, Path)) else list(corpus)
+    # One corpus keeps the stamp of the builds before several could be given.
+    names = [str(Path(c).resolve()) for c in corpora]
+    stamp = json.dumps({"corpus": names[0] if len(names) == 1 else names, "format": FORMAT, **conf}, sort_keys=True)
     if (dest / "kg-vectors.json").is_file() and (dest / "kg-vectors.json").read_text(encoding="utf-8") == stamp:
         log.info("vectors in %s are up to date", dest)
         return dest
-    if not Path(corpus).is_file():
-        raise InputError(f"corpus not found: {corpus}")
+    for c in corpora:
+        if not Path(c).is_file():
+            raise InputError(f"corpus not found: {c}")
     work = Path(work) if work else dest.parent
     cased, text = work / "corpus-cased.txt", work / "corpus.txt"
-    log.info("tokenising %s", corpus)
-    n = corpus_text(corpus, cased)
+    log.info("tokenising %s", ", ".join(map(str, corpora)))
+    n = corpus_text(corpora, cased)
     with cased.open(encoding="utf-8") as src, text.open("w", encoding="utf-8") as out:
         for line in src:
             out.write(line.lower())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import spacy
 
@@ -27,6 +29,7 @@ thread = 1
 [table]
 rows = 500
 name = "test_table"
+cased_keys = 100
 """
 
 
@@ -39,9 +42,27 @@ def test_build_vectors_table(tmp_path, monkeypatch):
     nlp = spacy.load(dest)
     vectors = nlp.vocab.vectors
     # (spaCy stores identical vectors once, so rows may be fewer than keys)
-    assert (vectors.n_keys, vectors.shape[1], vectors.mode, vectors.name) == (500, 16, "default", "test_table")
+    assert (vectors.n_keys, vectors.shape[1], vectors.mode, vectors.name) == (600, 16, "default", "test_table")
     assert nlp.vocab["the"].has_vector
+    # spaCy looks vectors up by exact text: a sentence-initial "The" shares the row of "the"
+    assert nlp.vocab["The"].vector.tolist() == nlp.vocab["the"].vector.tolist()
     # a second build with the same corpus and settings reuses the first
     stamp = (dest / "kg-vectors.json").stat().st_mtime_ns
     build_vectors(SAMPLE, dest)
     assert (dest / "kg-vectors.json").stat().st_mtime_ns == stamp
+
+
+def test_build_vectors_from_several_corpora(tmp_path, monkeypatch):
+    conf = tmp_path / "config"
+    conf.mkdir()
+    (conf / "vectors.toml").write_text(SMALL, encoding="utf-8")
+    monkeypatch.setenv(CONFIG_ENV, str(conf))
+    other = tmp_path / "other.jsonl"
+    abstract = "Zyxwordnet embeddings beat zyxwordnet baselines. " * 20
+    other.write_text(json.dumps({"id": "x:1", "title": "T", "abstract": abstract}) + "\n", encoding="utf-8")
+    dest = build_vectors([SAMPLE, other], tmp_path / "vectors")
+    vocab = spacy.load(dest).vocab
+    # a word of the second corpus only, and its capitalised spelling on the same row
+    assert vocab["zyxwordnet"].has_vector and vocab["the"].has_vector
+    assert vocab["Zyxwordnet"].vector.tolist() == vocab["zyxwordnet"].vector.tolist()
+    assert json.loads((dest / "kg-vectors.json").read_text(encoding="utf-8"))["corpus"][1] == str(other.resolve())

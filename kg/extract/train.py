@@ -1,12 +1,15 @@
 """Train the concept model and install it into the package (``make model``).
 
-    python -m kg.extract.train --scierc ../shared/data/scierc \
-        --corpus ../shared/data/corpus/acl-anthology-abstracts.jsonl.gz
+    python -m kg.extract.train --cv 3 --work build/cv \
+        --scierc ../shared/data/scierc --corpus ../shared/data/corpus/acl-anthology-abstracts.jsonl.gz
+    python -m kg.extract.train --cv-score build/cv     # re-score the fold models with today's kg
 
-Builds the domain vectors from the corpus (``kg.extract.vectors``, ``config/vectors.toml``),
-converts SciERC train/dev to spaCy ``DocBin``, trains with ``config/ner.cfg`` on train (the
-checkpoint kept is the best on dev), and copies it to ``kg/models/concepts`` with its name,
-version and scores.
+Builds the domain vectors from the corpus (``kg.extract.vectors``, ``config/vectors.toml``;
+``--vectors`` reuses a built table), cross-validates ``config/ner.cfg`` on SciERC train+dev
+(``kg.extract.cv``: the step count is the one best on the folds' mean), writes
+``build/cv/cv.json``, and installs the checkpoint at that step of a run on all of train+dev
+into ``kg/models/concepts`` with its name, version and cross-validated scores. Dev selects
+nothing: it is training data.
 """
 
 from __future__ import annotations
@@ -24,12 +27,12 @@ from spacy.training import Example
 from spacy.util import registry
 from thinc.api import Config
 
-from kg.config import config_path, model_dir
-from kg.extract.scierc import to_docbin
+from kg.config import model_dir
+from kg.extract.cv import CHECKPOINTS, FINAL, cross_validate, table, write_cv
 from kg.extract.vectors import build_vectors
 
 MODEL_NAME = "kg_concepts"
-MODEL_VERSION = "0.3.0"
+MODEL_VERSION = "0.4.0"
 #: The labels kg's target score is over: Method+Task micro F1 (kg eval's "micro").
 TARGET_LABELS = ("Method", "Task")
 
@@ -38,7 +41,7 @@ TARGET_LABELS = ("Method", "Task")
 def make_ner_scorer() -> Callable[..., dict[str, Any]]:
     """spaCy's NER scores plus ``ents_mt_f``, the micro F1 over Method and Task spans.
 
-    Training keeps the checkpoint with the best ``ents_mt_f`` on dev (``config/ner.cfg``):
+    Cross-validation chooses the step count on the folds' mean ``ents_mt_f`` (``kg.extract.cv``):
     kg is judged by Method+Task, and Metric and Material spans are a tenth of them.
     """
 
@@ -60,44 +63,32 @@ def train(
     scierc: Path,
     work: Path,
     *,
-    corpus: Path,
+    corpus: Path | list[Path],
+    k: int = 3,
+    vectors: Path | None = None,
     dest: Path | None = None,
     overrides: dict[str, object] | None = None,
+    jobs: int = 2,
 ) -> Path:
-    """Build the vectors, convert, train, and copy the best pipeline to ``dest`` (default: the shipped model's)."""
-    from spacy.cli.train import train as spacy_train
-    from thinc.api import use_ops
-
-    work.mkdir(parents=True, exist_ok=True)
-    vectors = build_vectors(corpus, work / "vectors")
-    train_path, dev_path = work / "train.spacy", work / "dev.spacy"
-    to_docbin(scierc / "train.json", train_path)
-    to_docbin(scierc / "dev.json", dev_path)
-    out = work / "model"
-    # numpy's BLAS multiplies matrices about three times faster than blis here (see load_pipeline)
-    with use_ops("numpy", use_blis=False):
-        spacy_train(
-            config_path("ner.cfg"),
-            out,
-            overrides={
-                "paths.train": str(train_path),
-                "paths.dev": str(dev_path),
-                "paths.vectors": str(vectors),
-                **(overrides or {}),
-            },
-        )
-    return install(out / "model-best", dest)
+    """Build the vectors, cross-validate, and install the final run's checkpoint at the chosen step."""
+    vectors = vectors or build_vectors(corpus, work / "vectors")
+    result = cross_validate(scierc, work, k=k, vectors=vectors, overrides=overrides, jobs=jobs)
+    return install(work / FINAL / CHECKPOINTS / str(result["chosen_step"]), dest, cv=result)
 
 
-def install(best: Path, dest: Path | None = None) -> Path:
-    """Copy a trained pipeline to ``dest`` (default: the shipped model's) with kg's name, version and sources."""
+def install(best: Path, dest: Path | None = None, *, cv: dict[str, Any] | None = None) -> Path:
+    """Copy a trained pipeline to ``dest`` (default: the shipped model's) with kg's name, version and sources.
+
+    ``cv`` (``build/cv/cv.json``) goes into the meta as ``kg_cv``: the held-out scores that stand
+    for the model, since all of SciERC train+dev trained it.
+    """
     meta_path = best / "meta.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta.update(
         name=MODEL_NAME,
         version=MODEL_VERSION,
-        description="Method/Task/Metric/Material NER trained on SciERC train (Luan et al., 2018) by kg, "
-        "with word vectors trained on ACL Anthology abstracts",
+        description="Method/Task/Metric/Material NER trained on SciERC train+dev (Luan et al., 2018) by kg, "
+        "with word vectors trained on ACL Anthology abstracts; steps chosen by cross-validation",
         sources=[
             {"name": "SciERC", "url": "http://nlp.cs.washington.edu/sciIE/", "license": "research use"},
             {
@@ -107,11 +98,19 @@ def install(best: Path, dest: Path | None = None) -> Path:
             },
         ],
     )
+    if cv is not None:
+        meta["kg_cv"] = {key: cv[key] for key in ("settings", "chosen_step", "summary", "folds")}
+        # spaCy's own figures are on the final run's "held-out" abstracts, which it trained on.
+        meta.pop("performance", None)
     meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     # The shipped model scores with spaCy's own scorer, so that plain spacy.load reads it.
     config = Config().from_disk(best / "config.cfg", interpolate=False)
     config["components"]["ner"]["scorer"] = {"@scorers": "spacy.ner_scorer.v1"}
     config["training"]["score_weights"] = {"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None}
+    config["training"]["logger"] = {"@loggers": "spacy.ConsoleLogger.v1", "progress_bar": False}
+    if cv is not None:
+        # The config says how the shipped model was trained: this many steps, no early stop.
+        config["training"]["max_steps"] = cv["chosen_step"]
     config.to_disk(best / "config.cfg")
     dest = dest or model_dir()
     if dest.exists():
@@ -126,13 +125,38 @@ def main() -> None:
     parser.add_argument(
         "--corpus",
         type=Path,
-        default=Path("../shared/data/corpus/acl-anthology-abstracts.jsonl.gz"),
-        help="abstracts the word vectors are trained on",
+        nargs="+",
+        default=[Path("../shared/data/corpus/acl-anthology-abstracts.jsonl.gz")],
+        help="abstracts the word vectors are trained on (one or more files)",
     )
-    parser.add_argument("--work", type=Path, default=Path("build/scierc"), help="working folder")
+    parser.add_argument(
+        "--vectors", type=Path, help="a spaCy pipeline folder whose vectors to use (default: build them)"
+    )
+    parser.add_argument("--work", type=Path, default=Path("build/cv"), help="working folder")
+    parser.add_argument("--cv", type=int, default=3, metavar="K", help="number of folds (default 3)")
+    parser.add_argument("--jobs", type=int, default=2, help="trainings at a time (default 2)")
+    parser.add_argument("--max-steps", type=int, help="override training.max_steps of config/ner.cfg")
+    parser.add_argument("--dest", type=Path, help="where to install the model (default: inside the package)")
+    parser.add_argument("--cv-score", type=Path, metavar="WORK", help="only re-score the fold models in WORK")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    print(f"model installed at {train(args.scierc, args.work, corpus=args.corpus)}")
+    if args.cv_score:
+        cv = json.loads((args.cv_score / "cv.json").read_text(encoding="utf-8"))
+        result = write_cv(args.cv_score, settings=cv["settings"])
+        print(f"step {result['chosen_step']}\n{table(result)}")
+        return
+    overrides = {"training.max_steps": args.max_steps} if args.max_steps else {}
+    dest = train(
+        args.scierc,
+        args.work,
+        corpus=args.corpus,
+        k=args.cv,
+        vectors=args.vectors,
+        dest=args.dest,
+        overrides=overrides,
+        jobs=args.jobs,
+    )
+    print(f"{table(json.loads((args.work / 'cv.json').read_text(encoding='utf-8')))}\nmodel installed at {dest}")
 
 
 if __name__ == "__main__":

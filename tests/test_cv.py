@@ -1,0 +1,33 @@
+"""Cross-validation of the concept model: folds and the step count chosen on the folds' mean."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kg.errors import ConfigError
+from kg.extract.cv import SCORES, choose_step, split_folds
+
+
+def test_folds_are_disjoint_cover_everything_and_do_not_depend_on_input_order():
+    lines = [json.dumps({"doc_key": f"P{i:02d}", "sentences": []}) for i in range(10)]
+    folds = split_folds(lines, 3, seed=0)
+    assert sorted(line for fold in folds for line in fold) == sorted(lines)
+    assert [len(f) for f in folds] == [4, 3, 3]
+    assert split_folds(lines[::-1], 3, seed=0) == folds
+    assert split_folds(lines, 3, seed=1) != folds
+    with pytest.raises(ConfigError, match="11 folds"):
+        split_folds(lines, 11)
+
+
+def test_step_is_chosen_on_the_mean_over_folds_not_on_one_fold(tmp_path):
+    # fold-0 alone would pick step 400; the mean picks 600
+    curves = {"fold-0": {200: 0.40, 400: 0.70, 600: 0.50}, "fold-1": {200: 0.40, 400: 0.40, 600: 0.65}}
+    for fold, curve in curves.items():
+        (tmp_path / fold).mkdir()
+        rows = [json.dumps({"step": step, "ents_mt_f": f}) for step, f in curve.items()]
+        (tmp_path / fold / SCORES).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    step, mean = choose_step(tmp_path)
+    assert step == 600
+    assert mean == pytest.approx({200: 0.40, 400: 0.55, 600: 0.575})

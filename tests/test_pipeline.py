@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -221,3 +222,15 @@ def test_an_empty_override_skips_an_output(tmp_path):
     path, _ = _pipeline(tmp_path, LINES[:3])
     spec = load_pipeline_file(path, ["outputs.html=", "outputs.report_md="])
     assert spec.outputs.html is None and spec.outputs.report_md is None and spec.outputs.store
+
+
+def test_the_report_of_a_run_has_its_time_and_every_concept_type(tmp_path):
+    path, out = _pipeline(tmp_path, LINES[:10])
+    report = run_pipeline(load_pipeline_file(path))
+    html = (out / "report.html").read_text(encoding="utf-8")
+    seconds = float(re.search(r"([0-9.]+) s in all", html).group(1))  # type: ignore[union-attr]
+    assert 0 < seconds <= report.seconds
+    by_type = html[html.index("<h3>Concepts by type</h3>") :].split("</table>")[0]
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for t in ("Method", "Technique", "Problem", "Dataset", "Metric"):
+        assert f"</span>{t}</td>" in by_type and f"| {t} concepts |" in md

@@ -95,6 +95,7 @@ class _Run:
     tables: RunTables = field(default_factory=RunTables)
     #: The rejects file's lines, kept for incremental runs even when the pipeline names no file.
     rejects: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.perf_counter)
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -102,7 +103,6 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
 
     ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
     """
-    started = time.perf_counter()
     run = _Run(spec, RunReport(pipeline=spec.name), progress)
     try:
         for name, stage in STAGES:
@@ -121,7 +121,7 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     finally:
         gc.unfreeze()
     report = run.report
-    report.seconds = round(time.perf_counter() - started, 3)
+    report.seconds = round(time.perf_counter() - run.started, 3)
     report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     # the largest worker process (spaCy's n_process workers end before this point)
     report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
@@ -455,7 +455,9 @@ def report_stage(run: _Run) -> int | None:
     links = {f"{name} view": os.path.relpath(page, folder) for name, page in pages.items()}
     from kg.report import write_report  # matplotlib: imported by the runs that draw a report
 
-    write_report(run.G, run.analytics, run.report.to_dict(), html, md, links=links)
+    # the time so far: the report is the last stage, and the run's total is set after it
+    seconds = round(time.perf_counter() - run.started, 3)
+    write_report(run.G, run.analytics, run.report.to_dict() | {"seconds": seconds}, html, md, links=links)
     if html:
         run.report.outputs["report_html"] = str(html)
     if md:

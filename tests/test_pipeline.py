@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from kg.errors import ConfigError
+from kg.errors import ConfigError, InputError
 from kg.pipeline import load_pipeline_file, run_pipeline
 from kg.store import read_embedded
 from tests.conftest import ROOT, SAMPLE
@@ -222,6 +222,13 @@ def test_an_empty_override_skips_an_output(tmp_path):
     path, _ = _pipeline(tmp_path, LINES[:3])
     spec = load_pipeline_file(path, ["outputs.html=", "outputs.report_md="])
     assert spec.outputs.html is None and spec.outputs.report_md is None and spec.outputs.store
+
+
+def test_a_missing_source_names_its_key(tmp_path):
+    path, _ = _pipeline(tmp_path, LINES[:3])
+    spec = load_pipeline_file(path, [f"sources.0.path={tmp_path / 'gone.jsonl'}"])
+    with pytest.raises(InputError, match=r"^sources\.0\.path: input file not found: .*gone\.jsonl"):
+        run_pipeline(spec)
 
 
 def test_the_report_of_a_run_has_its_time_and_every_concept_type(tmp_path):

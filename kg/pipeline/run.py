@@ -23,6 +23,7 @@ import networkx as nx
 import kg
 from kg.analyse import Analytics, analyse, annotate
 from kg.build import build_graph, knowledge_graph
+from kg.errors import InputError
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
@@ -150,7 +151,10 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
     rej = io.StringIO()
     with _gc_paused():
         rej.writelines(unchanged.rejects if unchanged else [])
-        for src in spec.sources[len(run.sources) :]:
+        for i, src in enumerate(spec.sources[len(run.sources) :], start=len(run.sources)):
+            if not Path(src.path).is_file():
+                raise InputError(f"sources.{i}.path: input file not found: {src.path} (give it in the pipeline "
+                                 f"file or with --set sources.{i}.path=FILE)")  # fmt: skip
             source = incremental.SourceRead.of(Path(src.path), src.format)
             papers, kinds = split_records(read_records(src.path, fmt=src.format, validator=validator), rej)
             source.read = len(papers) + sum(kinds.values())

@@ -159,6 +159,10 @@ def build(
     db: Annotated[Path, typer.Option(help="Embedded database to write (replaced).")] = Path("out/kg.lbug"),
     html: Annotated[Path | None, typer.Option(help="Also write the HTML page here.")] = None,
     fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
+    analyse_: Annotated[
+        bool,
+        typer.Option("--analyse/--no-analyse", help="Communities, rankings and trends, as `kg run` stores them."),
+    ] = True,
 ) -> None:
     """Build the knowledge graph from records (and their mentions) into the embedded store.
 
@@ -189,8 +193,15 @@ def build(
     extractions = assign_types(extractions, gazetteer=gazetteer)
     B = build_graph(papers, extractions)
     G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+    if analyse_:
+        from kg.analyse import analyse, annotate
+
+        G = annotate(G, analyse(G))
     counts = write_embedded(G, db)
     typer.echo(f"{db}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {bad} records rejected")
+    if not analyse_:
+        typer.echo("no analytics: central_concepts, emerging_concepts, community_members and bridge_by_community "
+                   "answer nothing until kg build runs without --no-analyse")  # fmt: skip
     if html:
         write_html(full_view(G), html, G=G)
         typer.echo(f"page: {html}")

@@ -10,6 +10,7 @@ import pytest
 
 from kg.store import cookbook, query_embedded, read_embedded
 from kg.store.neo4j import query_neo4j, write_neo4j
+from tests.conftest import SAMPLE
 from tests.test_cli import kg
 
 
@@ -61,6 +62,18 @@ def test_a_wrong_cookbook_name_or_parameter_is_one_line(args, message, tmp_path)
     result = kg("query", *args, "--db", str(tmp_path / "none.lbug"))
     assert result.returncode == 1 and result.stderr.startswith(message)
     assert len(result.stderr.strip().splitlines()) == 1 and "top_concepts" in result.stderr
+
+
+def test_kg_build_stores_the_analytics(tmp_path, sample_run):
+    out, _ = sample_run
+    db, mentions = tmp_path / "kg.lbug", str(out / "mentions.jsonl")
+    assert kg("build", str(SAMPLE), "--mentions", mentions, "--db", str(db)).returncode == 0
+    for name in ("central_concepts", "community_members", "bridge_by_community", "emerging_concepts"):
+        rows = json.loads(kg("query", name, "--db", str(db), "-f", "json").stdout)
+        assert rows, f"{name} answers nothing after kg build"
+    bare = kg("build", str(SAMPLE), "--mentions", mentions, "--db", str(db), "--no-analyse")
+    assert "no analytics: central_concepts" in bare.stdout and "without --no-analyse" in bare.stdout
+    assert json.loads(kg("query", "central_concepts", "--db", str(db), "-f", "json").stdout) == []
 
 
 @pytest.fixture(scope="module")

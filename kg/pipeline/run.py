@@ -331,11 +331,6 @@ def analyse_stage(run: _Run) -> int | None:
     for note in a.notes:
         log.info("analyse: %s", note)
     run.G = annotate(run.G, a)
-    # the pages colour by the same communities, with the same labels
-    run.G.graph["communities"] = {
-        "Concept": {c.number: c.label for c in a.concept_communities.communities},
-        "Paper": {c.number: c.label for c in a.paper_communities.communities},
-    }
     run.analytics = a
     return run.G.number_of_nodes()
 

@@ -218,10 +218,12 @@ def test_a_pipeline_writes_only_the_outputs_it_names(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "mine.jsonl", "mine.toml", "out"]
 
 
-def test_an_empty_override_skips_an_output(tmp_path):
+def test_an_empty_override_skips_an_output(tmp_path, monkeypatch):
     path, _ = _pipeline(tmp_path, LINES[:3])
+    monkeypatch.setenv("KG__OUTPUTS__CACHE", "")
     spec = load_pipeline_file(path, ["outputs.html=", "outputs.report_md="])
-    assert spec.outputs.html is None and spec.outputs.report_md is None and spec.outputs.store
+    assert spec.outputs.html is None and spec.outputs.report_md is None and spec.outputs.cache is None
+    assert spec.outputs.store == tmp_path / "out-p" / "kg.lbug"
 
 
 def test_a_missing_source_names_its_key(tmp_path):

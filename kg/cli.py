@@ -159,6 +159,10 @@ def build(
     db: Annotated[Path, typer.Option(help="Embedded database to write (replaced).")] = Path("out/kg.lbug"),
     html: Annotated[Path | None, typer.Option(help="Also write the HTML page here.")] = None,
     fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
+    analyse_: Annotated[
+        bool,
+        typer.Option("--analyse/--no-analyse", help="Communities, rankings and trends, as `kg run` stores them."),
+    ] = True,
 ) -> None:
     """Build the knowledge graph from records (and their mentions) into the embedded store.
 
@@ -189,8 +193,15 @@ def build(
     extractions = assign_types(extractions, gazetteer=gazetteer)
     B = build_graph(papers, extractions)
     G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+    if analyse_:
+        from kg.analyse import analyse, annotate
+
+        G = annotate(G, analyse(G))
     counts = write_embedded(G, db)
     typer.echo(f"{db}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {bad} records rejected")
+    if not analyse_:
+        typer.echo("no analytics: central_concepts, emerging_concepts, community_members and bridge_by_community "
+                   "answer nothing until kg build runs without --no-analyse")  # fmt: skip
     if html:
         write_html(full_view(G), html, G=G)
         typer.echo(f"page: {html}")
@@ -199,8 +210,9 @@ def build(
 @app.command()
 def query(
     cypher: Annotated[
-        str, typer.Argument(help="Cypher ($name for parameters), a .cypher file, or a cookbook query name.")
-    ],
+        str | None,
+        typer.Argument(help="Cypher ($name for parameters), a .cypher file, or a cookbook query name (see --list)."),
+    ] = None,
     db: Annotated[Path, typer.Option(help=DB_HELP)] = Path("out/kg.lbug"),
     param: Annotated[list[str], typer.Option("--param", "-p", help="Query parameter name=value.")] = [],  # noqa: B006
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
@@ -209,26 +221,35 @@ def query(
     uri: Annotated[str | None, typer.Option(help="Neo4j Bolt URI (default $NEO4J_URI).")] = None,
     user: Annotated[str | None, typer.Option(help="Neo4j user (default $NEO4J_USER or neo4j).")] = None,
     database: Annotated[str | None, typer.Option(help="Neo4j database (default $NEO4J_DATABASE).")] = None,
+    list_: Annotated[
+        bool, typer.Option("--list", help="List the cookbook queries with their parameters and defaults.")
+    ] = False,
 ) -> None:
     """Run a read-only Cypher query against the embedded store (or Neo4j) and print the rows.
 
-    The cookbook queries in config/queries run by name: kg query related_papers -p paper=ID -p limit=10
+    The cookbook queries in config/queries run by name, each parameter with a default that -p
+    overrides: kg query top_concepts -p type=Method. kg query --list shows them.
 
     Example: kg query "MATCH (c:Concept) RETURN c.name, c.paper_count ORDER BY c.paper_count DESC LIMIT 10"
     """
     from kg.store import cookbook, query_embedded
 
+    if list_:
+        typer.echo(cookbook.listing())
+        return
+    if cypher is None:
+        raise KGError("give a query: Cypher, a .cypher file or a cookbook name (kg query --list shows the names)")
     if fmt not in ("table", "json", "csv"):
         raise KGError(f"unknown format {fmt!r}: use table, json or csv")
     if neo4j:
         from kg.store.neo4j import Neo4jSettings, query_neo4j
 
         settings = Neo4jSettings.from_env(uri=uri, user=user, database=database)
-        result = query_neo4j(settings, cookbook.resolve(cypher, "neo4j"), _params(param), write=write)
+        result = query_neo4j(settings, *cookbook.prepare(cypher, "neo4j", _params(param)), write=write)
     elif write:
         raise KGError("--write needs --neo4j: the embedded store is written by `kg run` and `kg build` only")
     else:
-        result = query_embedded(db, cookbook.resolve(cypher, "ladybug"), _params(param))
+        result = query_embedded(db, *cookbook.prepare(cypher, "ladybug", _params(param)))
     if fmt == "json":
         rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2, default=str))
@@ -375,9 +396,9 @@ def viz(
         from kg.store import cookbook
 
         if neo4j:
-            rows = query_neo4j(settings, cookbook.resolve(query, "neo4j"), _params(param)).rows
+            rows = query_neo4j(settings, *cookbook.prepare(query, "neo4j", _params(param))).rows
         else:
-            rows = query_embedded(db, cookbook.resolve(query, "ladybug"), _params(param)).rows
+            rows = query_embedded(db, *cookbook.prepare(query, "ladybug", _params(param))).rows
         H = graph_from_rows(rows, G)
         if H.number_of_nodes() == 0:
             raise KGError("the query returned no Paper or Concept nodes to draw (return nodes or paths)")

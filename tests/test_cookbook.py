@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import networkx as nx
@@ -9,6 +10,8 @@ import pytest
 
 from kg.store import cookbook, query_embedded, read_embedded
 from kg.store.neo4j import query_neo4j, write_neo4j
+from tests.conftest import SAMPLE
+from tests.test_cli import kg
 
 
 def test_cookbook_has_at_least_ten_documented_queries():
@@ -17,6 +20,60 @@ def test_cookbook_has_at_least_ten_documented_queries():
     for name in names:
         q = cookbook.load(name)
         assert q.description and q.params, name
+
+
+@pytest.mark.parametrize("dialect", cookbook.DIALECTS)
+def test_every_parameter_has_a_documented_default(dialect):
+    for name in cookbook.names():
+        q = cookbook.load(name, dialect)
+        assert set(q.defaults) == set(q.params), name
+
+
+def test_cookbook_queries_answer_with_their_defaults_alone(sample_run):
+    """Every query by name, without -p, on the real embedded store the sample pipeline wrote."""
+    out, _ = sample_run
+    for name in cookbook.names():
+        text, args = cookbook.prepare(name, "ladybug")
+        assert query_embedded(out / "kg.lbug", text, args).rows, f"{name} answers nothing with its defaults {args}"
+    rows = json.loads(kg("query", "top_concepts", "--db", str(out / "kg.lbug"), "-f", "json").stdout)
+    assert len(rows) == cookbook.load("top_concepts").defaults["limit"]
+    rows = json.loads(kg("query", "top_concepts", "-p", "type=Problem", "-p", "limit=3", "--db",
+                         str(out / "kg.lbug"), "-f", "json").stdout)  # fmt: skip
+    assert len(rows) == 3 and {r["type"] for r in rows} == {"Problem"}
+
+
+def test_query_list_shows_every_query_with_its_defaults():
+    listed = kg("query", "--list")
+    assert listed.returncode == 0
+    for name in cookbook.names():
+        assert f"{name}: {cookbook.load(name).description}" in listed.stdout
+    assert '-p type=""  (Method, Technique, Problem, Dataset, Metric, or "" for all)' in listed.stdout
+    assert "-p limit=20" in listed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["top_concept"], "kg: error: no cookbook query named 'top_concept'; the cookbook has: author_concepts, "),
+        (["top_concepts", "-p", "typ=Method"], "kg: error: top_concepts has no parameter 'typ' (its parameters: "),
+    ],
+)
+def test_a_wrong_cookbook_name_or_parameter_is_one_line(args, message, tmp_path):
+    result = kg("query", *args, "--db", str(tmp_path / "none.lbug"))
+    assert result.returncode == 1 and result.stderr.startswith(message)
+    assert len(result.stderr.strip().splitlines()) == 1 and "top_concepts" in result.stderr
+
+
+def test_kg_build_stores_the_analytics(tmp_path, sample_run):
+    out, _ = sample_run
+    db, mentions = tmp_path / "kg.lbug", str(out / "mentions.jsonl")
+    assert kg("build", str(SAMPLE), "--mentions", mentions, "--db", str(db)).returncode == 0
+    for name in ("central_concepts", "community_members", "bridge_by_community", "emerging_concepts"):
+        rows = json.loads(kg("query", name, "--db", str(db), "-f", "json").stdout)
+        assert rows, f"{name} answers nothing after kg build"
+    bare = kg("build", str(SAMPLE), "--mentions", mentions, "--db", str(db), "--no-analyse")
+    assert "no analytics: central_concepts" in bare.stdout and "without --no-analyse" in bare.stdout
+    assert json.loads(kg("query", "central_concepts", "--db", str(db), "-f", "json").stdout) == []
 
 
 @pytest.fixture(scope="module")

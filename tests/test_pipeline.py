@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -13,7 +14,7 @@ import time
 
 import pytest
 
-from kg.errors import ConfigError
+from kg.errors import ConfigError, InputError
 from kg.pipeline import load_pipeline_file, run_pipeline
 from kg.store import read_embedded
 from tests.conftest import ROOT, SAMPLE
@@ -196,3 +197,49 @@ def test_bibtex_pipeline_runs_on_a_zotero_export(tmp_path, in_root):
     report = run_pipeline(load_pipeline_file(ROOT / "pipelines" / "bibtex.toml", sets))
     assert (report.records["read"], report.records["kept"]) == (6, 2)
     assert report.records["rejected_by_reason"] == {"duplicate id": 1, "malformed BibTeX": 2, "undecodable text": 1}
+
+
+def test_a_pipeline_writes_only_the_outputs_it_names(tmp_path, monkeypatch):
+    # another run's results in out/, where the outputs would go by default
+    monkeypatch.chdir(tmp_path)
+    earlier = {"graph.html": "<html>the sample</html>", "concepts.html": "c", "mentions.jsonl": "{}\n",
+               "rejects.jsonl": "", "report.json": "{}", "report.html": "r", "report.md": "# r",
+               "cache/extract.sqlite": "not a database", "kg.lbug": "a store"}  # fmt: skip
+    for name, text in earlier.items():
+        (tmp_path / "out" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "out" / name).write_text(text, encoding="utf-8")
+    before = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
+    (tmp_path / "mine.jsonl").write_text("".join(LINES[:5]), encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\n[[sources]]\npath = "mine.jsonl"\n[outputs]\nstore = "mine/kg.lbug"\n')
+    report = run_pipeline(load_pipeline_file(path))
+    assert {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()} == before
+    assert set(report.outputs) == {"store"} and (tmp_path / "mine" / "kg.lbug").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "mine.jsonl", "mine.toml", "out"]
+
+
+def test_an_empty_override_skips_an_output(tmp_path, monkeypatch):
+    path, _ = _pipeline(tmp_path, LINES[:3])
+    monkeypatch.setenv("KG__OUTPUTS__CACHE", "")
+    spec = load_pipeline_file(path, ["outputs.html=", "outputs.report_md="])
+    assert spec.outputs.html is None and spec.outputs.report_md is None and spec.outputs.cache is None
+    assert spec.outputs.store == tmp_path / "out-p" / "kg.lbug"
+
+
+def test_a_missing_source_names_its_key(tmp_path):
+    path, _ = _pipeline(tmp_path, LINES[:3])
+    spec = load_pipeline_file(path, [f"sources.0.path={tmp_path / 'gone.jsonl'}"])
+    with pytest.raises(InputError, match=r"^sources\.0\.path: input file not found: .*gone\.jsonl"):
+        run_pipeline(spec)
+
+
+def test_the_report_of_a_run_has_its_time_and_every_concept_type(tmp_path):
+    path, out = _pipeline(tmp_path, LINES[:10])
+    report = run_pipeline(load_pipeline_file(path))
+    html = (out / "report.html").read_text(encoding="utf-8")
+    seconds = float(re.search(r"([0-9.]+) s in all", html).group(1))  # type: ignore[union-attr]
+    assert 0 < seconds <= report.seconds
+    by_type = html[html.index("<h3>Concepts by type</h3>") :].split("</table>")[0]
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for t in ("Method", "Technique", "Problem", "Dataset", "Metric"):
+        assert f"</span>{t}</td>" in by_type and f"| {t} concepts |" in md

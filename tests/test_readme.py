@@ -20,3 +20,8 @@ def test_readme_pipeline_example_is_complete_and_valid():
     for section in ("read", "extract", "link", "viz", "outputs"):
         fields = set(type(getattr(spec, section)).model_fields)
         assert {f"{section}.{f}" for f in fields} - {"extract.model"} <= documented, section
+
+
+def test_readme_first_screen_says_how_to_call_kg():
+    first_screen = "\n".join((ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:25])
+    assert "source .venv/bin/activate" in first_screen and ".venv/bin/kg" in first_screen

@@ -1,5 +1,5 @@
 // Concepts whose co-occurrences spread over several communities (participation coefficient).
-// params: min_degree (concepts linked to at least this many others), limit
+// params: min_degree = 2 (concepts linked to at least this many others), limit = 20
 // Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (c:Concept)
 WHERE c.bridge > 0 AND c.degree >= $min_degree AND NOT coalesce(c.generic, false)

@@ -1,5 +1,5 @@
 // Concepts that bridge two communities: mentioned by papers of both venues.
-// params: venue_a, venue_b (e.g. "ACL", "LREC"), limit
+// params: venue_a = "ACL", venue_b = "EMNLP" (venues as written in the records), limit = 20
 // Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (a:Paper)-[:MENTIONS]->(c:Concept)<-[:MENTIONS]-(b:Paper)
 WHERE a.venue = $venue_a AND b.venue = $venue_b AND NOT coalesce(c.generic, false)

@@ -1,5 +1,5 @@
 // Concepts whose share of papers grew most in the last years (the analyse stage's trend).
-// params: min_papers (ignore concepts with fewer papers), limit
+// params: min_papers = 2 (ignore concepts with fewer papers), limit = 20
 // Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (c:Concept)
 WHERE c.trend > 0 AND c.paper_count >= $min_papers AND NOT coalesce(c.generic, false)

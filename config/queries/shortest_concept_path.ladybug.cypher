@@ -1,5 +1,5 @@
 // The shortest chain of co-occurring concepts between two concepts (LadybugDB dialect).
-// params: source, target (concept keys)
+// params: source = "contrastive learning", target = "data augmentation" (concept keys)
 MATCH path = (a:Concept)-[:CO_OCCURS* SHORTEST 1..8]-(b:Concept)
 WHERE a.key = $source AND b.key = $target
 RETURN properties(nodes(path), 'name') AS concepts, length(path) AS hops

@@ -159,6 +159,7 @@ def annotate(G: nx.DiGraph, analytics: Analytics) -> nx.DiGraph:
     co-occurring concepts), ``betweenness`` (float, 0.0 where skipped), ``first_year`` (int or
     None), ``yearly`` (JSON text ``'{"2019": 3, "2020": 5}'``), ``trend`` (float, growth) and
     ``bridge`` (float, participation coefficient); papers get ``community`` and ``pagerank``.
+    The graph gets ``communities``: for each kind, community number -> label.
 
     Examples
     --------
@@ -187,4 +188,9 @@ def annotate(G: nx.DiGraph, analytics: Analytics) -> nx.DiGraph:
         elif kind == "Paper":
             d["community"] = pc.of(n)
             d["pagerank"] = float(pr.pagerank.get(n, 0.0))
+    # the pages colour by the same communities, with the same labels
+    A.graph["communities"] = {
+        "Concept": {c.number: c.label for c in cc.communities},
+        "Paper": {c.number: c.label for c in pc.communities},
+    }
     return A

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import shutil
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
@@ -368,17 +367,17 @@ def forget(store: Path) -> None:
 
 def save(store: Path, *, fingerprint: str, digests: dict[str, str], index: LinkIndex, counts: dict[str, Any],
          added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead],
-         read_fingerprint: str, rejects: Path, tables: RunTables) -> None:  # fmt: skip
+         read_fingerprint: str, rejects: list[str], tables: RunTables) -> None:  # fmt: skip
     """Write the state of a run whose store is complete; the state file goes last.
 
-    ``sources`` let the next run skip the source files that did not change, ``rejects`` is
-    copied for their rejected records, and ``tables`` key the papers the next run adds.
+    ``sources`` let the next run skip the source files that did not change, ``rejects`` (the
+    rejects file's lines) are kept for their rejected records, and ``tables`` key the papers the next run adds.
     """
     folder = state_folder(store)
     index.save(folder)
     (folder / TABLES_FILE).write_text(json.dumps(tables.to_dict(), ensure_ascii=False), encoding="utf-8")
     (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
-    shutil.copyfile(rejects, folder / REJECTS_FILE)
+    (folder / REJECTS_FILE).write_text("".join(rejects), encoding="utf-8")
     read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources]}
     (folder / SOURCES_FILE).write_text(json.dumps(read, ensure_ascii=False), encoding="utf-8")
     state = {"fingerprint": fingerprint, "counts": counts, "added": added, "full_papers": full_papers,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import io
 import json
 import logging
 import os
@@ -15,13 +16,14 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import networkx as nx
 
 import kg
 from kg.analyse import Analytics, analyse, annotate
 from kg.build import build_graph, knowledge_graph
+from kg.errors import InputError
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
@@ -92,6 +94,9 @@ class _Run:
     unchanged: incremental.Unchanged | None = None
     #: What the run-wide key rules decided (:mod:`kg.normalise.run`), kept for incremental runs.
     tables: RunTables = field(default_factory=RunTables)
+    #: The rejects file's lines, kept for incremental runs even when the pipeline names no file.
+    rejects: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.perf_counter)
 
 
 def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
@@ -99,7 +104,6 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
 
     ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
     """
-    started = time.perf_counter()
     run = _Run(spec, RunReport(pipeline=spec.name), progress)
     try:
         for name, stage in STAGES:
@@ -118,13 +122,15 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     finally:
         gc.unfreeze()
     report = run.report
-    report.seconds = round(time.perf_counter() - started, 3)
+    report.seconds = round(time.perf_counter() - run.started, 3)
     report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     # the largest worker process (spaCy's n_process workers end before this point)
     report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
-    report.outputs["report"] = str(spec.outputs.report)
-    spec.outputs.report.parent.mkdir(parents=True, exist_ok=True)
-    spec.outputs.report.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if spec.outputs.report:
+        report.outputs["report"] = str(spec.outputs.report)
+        spec.outputs.report.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        spec.outputs.report.write_text(text, encoding="utf-8")
     return report
 
 
@@ -139,13 +145,16 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
     run.papers = []
     unchanged = incremental.unchanged_sources(spec) if skip_unchanged else None
     run.sources = list(unchanged.sources) if unchanged else []
-    out.rejects.parent.mkdir(parents=True, exist_ok=True)
     validator = Validator(
         max_abstract_chars=spec.read.max_abstract_chars, min_abstract_chars=spec.read.min_abstract_chars
     )
-    with out.rejects.open("w", encoding="utf-8") as rej, _gc_paused():
+    rej = io.StringIO()
+    with _gc_paused():
         rej.writelines(unchanged.rejects if unchanged else [])
-        for src in spec.sources[len(run.sources) :]:
+        for i, src in enumerate(spec.sources[len(run.sources) :], start=len(run.sources)):
+            if not Path(src.path).is_file():
+                raise InputError(f"sources.{i}.path: input file not found: {src.path} (give it in the pipeline "
+                                 f"file or with --set sources.{i}.path=FILE)")  # fmt: skip
             source = incremental.SourceRead.of(Path(src.path), src.format)
             papers, kinds = split_records(read_records(src.path, fmt=src.format, validator=validator), rej)
             source.read = len(papers) + sum(kinds.values())
@@ -157,7 +166,8 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
         log.info("reading every source again: %s", why)
         return read_stage(run, skip_unchanged=False)
     run.unchanged = unchanged
-    run.papers = _merge_duplicates(run.papers, deduped, run.sources, out.rejects)
+    run.papers = _merge_duplicates(run.papers, deduped, run.sources, rej)
+    run.rejects = rej.getvalue().splitlines(keepends=True)
     kept = {p.id for p in run.papers}
     for source in run.sources[len(unchanged.sources) if unchanged else 0 :]:
         source.kept = sum(1 for i in source.ids if i in kept)
@@ -172,7 +182,10 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
         "rejected": sum(rejects.values()),
         "rejected_by_reason": dict(sorted(rejects.items())),
     }
-    run.report.outputs["rejects"] = str(out.rejects)
+    if out.rejects:
+        out.rejects.parent.mkdir(parents=True, exist_ok=True)
+        out.rejects.write_text("".join(run.rejects), encoding="utf-8")
+        run.report.outputs["rejects"] = str(out.rejects)
     return read
 
 
@@ -318,11 +331,6 @@ def analyse_stage(run: _Run) -> int | None:
     for note in a.notes:
         log.info("analyse: %s", note)
     run.G = annotate(run.G, a)
-    # the pages colour by the same communities, with the same labels
-    run.G.graph["communities"] = {
-        "Concept": {c.number: c.label for c in a.concept_communities.communities},
-        "Paper": {c.number: c.label for c in a.paper_communities.communities},
-    }
     run.analytics = a
     return run.G.number_of_nodes()
 
@@ -337,7 +345,7 @@ def store_stage(run: _Run) -> int | None:
               "normalise": run.report.normalise}  # fmt: skip
     save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions,
                    sources=run.sources, read_fingerprint=incremental.read_fingerprint(spec),
-                   rejects=spec.outputs.rejects, tables=run.tables)  # fmt: skip
+                   rejects=run.rejects, tables=run.tables)  # fmt: skip
     if update:
         items = sum(update_embedded(store, update.delta).values())
         added = update.state["added"] + len(update.new)
@@ -436,19 +444,23 @@ def _side_by_side(jobs: Sequence[Callable[[], Any]]) -> list[Any]:
 def report_stage(run: _Run) -> int | None:
     """The researcher's report of the run: HTML with charts, and Markdown."""
     out = run.spec.outputs
-    if run.analytics is None or not (out.report_html or out.report_md):
+    html, md = out.report_html, out.report_md
+    if run.analytics is None or not (html or md):
         return None  # also in an incremental run: the last full run's report stays
-    html = out.report_html or out.report.with_suffix(".html")
-    md = out.report_md or html.with_suffix(".md")
     pages = {"graph": out.html} if out.html else {}
     if out.html:
         pages.update({name: out.html.with_name(f"{name}.html") for name in run.spec.viz.views})
-    links = {f"{name} view": os.path.relpath(page, html.parent) for name, page in pages.items()}
+    folder = (html or md or Path()).parent
+    links = {f"{name} view": os.path.relpath(page, folder) for name, page in pages.items()}
     from kg.report import write_report  # matplotlib: imported by the runs that draw a report
 
-    write_report(run.G, run.analytics, run.report.to_dict(), html, md, links=links)
-    run.report.outputs["report_html"] = str(html)
-    run.report.outputs["report_md"] = str(md)
+    # the time so far: the report is the last stage, and the run's total is set after it
+    seconds = round(time.perf_counter() - run.started, 3)
+    write_report(run.G, run.analytics, run.report.to_dict() | {"seconds": seconds}, html, md, links=links)
+    if html:
+        run.report.outputs["report_html"] = str(html)
+    if md:
+        run.report.outputs["report_md"] = str(md)
     return 1
 
 
@@ -467,7 +479,7 @@ STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
 
 
 def _merge_duplicates(papers: list[Paper], deduped: Deduped, sources: list[incremental.SourceRead],
-                      path: Path) -> list[Paper]:  # fmt: skip
+                      rejects: IO[str]) -> list[Paper]:  # fmt: skip
     """The same paper from several sources (same DOI, arXiv id or title) kept once, the rest merged in.
 
     A merged record is listed in the rejects file with the paper it went into, so it is never lost,
@@ -475,16 +487,15 @@ def _merge_duplicates(papers: list[Paper], deduped: Deduped, sources: list[incre
     """
     originals = {p.id: p for p in papers}
     source_of = {i: s for s in sources for i in s.ids} if deduped.merged else {}
-    with path.open("a", encoding="utf-8") as fh:
-        for m in deduped.merged:
-            log.warning("merged %s into %s (same %s: %s)", m.id, m.into, m.key, m.value)
-            rejected = source_of[m.id].rejected
-            rejected["merged duplicate"] = rejected.get("merged duplicate", 0) + 1
-            paper = originals[m.id]
-            reason = f"same {m.key} as {m.into} ({m.value}): merged into it"
-            entry = {"source": None, "line": None, "id": m.id, "kind": "merged duplicate", "reason": reason,
-                     "raw": json.dumps(asdict(paper), ensure_ascii=False, default=str)}  # fmt: skip
-            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    for m in deduped.merged:
+        log.warning("merged %s into %s (same %s: %s)", m.id, m.into, m.key, m.value)
+        rejected = source_of[m.id].rejected
+        rejected["merged duplicate"] = rejected.get("merged duplicate", 0) + 1
+        paper = originals[m.id]
+        reason = f"same {m.key} as {m.into} ({m.value}): merged into it"
+        entry = {"source": None, "line": None, "id": m.id, "kind": "merged duplicate", "reason": reason,
+                 "raw": json.dumps(asdict(paper), ensure_ascii=False, default=str)}  # fmt: skip
+        rejects.write(json.dumps(entry, ensure_ascii=False) + "\n")
     return deduped.papers
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kg.errors import ConfigError
 
@@ -77,14 +77,22 @@ class UpdateSettings(_Section):
 
 
 class Outputs(_Section):
-    store: Path | None = Path("out/kg.lbug")
-    html: Path | None = Path("out/graph.html")
-    mentions: Path | None = Path("out/mentions.jsonl")
-    rejects: Path = Path("out/rejects.jsonl")
-    cache: Path | None = Path("out/cache/extract.sqlite")
-    report: Path = Path("out/report.json")
-    report_html: Path | None = Path("out/report.html")
-    report_md: Path | None = Path("out/report.md")
+    """Where a run writes: only the outputs named here are written (a key left out skips its output)."""
+
+    store: Path | None = None
+    html: Path | None = None
+    mentions: Path | None = None
+    rejects: Path | None = None
+    cache: Path | None = None
+    report: Path | None = None
+    report_html: Path | None = None
+    report_md: Path | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _empty_skips(cls, value: Any) -> Any:
+        """``--set outputs.html=`` (empty) skips an output the file names."""
+        return None if value == "" else value
 
 
 class PipelineSpec(_Section):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 from urllib.parse import urlsplit
 
 import networkx as nx
@@ -13,10 +13,14 @@ import networkx as nx
 import kg
 from kg.analyse import Analytics, Trend
 from kg.errors import KGError
+from kg.records import ConceptType
 from kg.report.charts import sparkline, year_bars
 
+#: The types with a table of top concepts; "Concepts by type" counts every type.
 TYPES = ("Method", "Technique", "Problem")
-TYPE_COLOURS = {"Method": "#1f77b4", "Technique": "#2ca02c", "Problem": "#d62728"}
+#: The pages' colours (kg.viz.html), for the report to match them.
+TYPE_COLOURS = {"Method": "#1f77b4", "Technique": "#2ca02c", "Problem": "#d62728", "Dataset": "#9467bd",
+                "Metric": "#ff7f0e"}  # fmt: skip
 #: Rows in each ranking table.
 TOP = 10
 COMMUNITIES = 12
@@ -145,7 +149,7 @@ class _Facts:
             "venues": len(venues),
             "top_venues": venues.most_common(TOP),
             "concepts": len(self.concepts),
-            "by_type": [(t, types.get(t, 0), TYPE_COLOURS[t]) for t in TYPES],
+            "by_type": [(t, types.get(t, 0), TYPE_COLOURS[t]) for t in get_args(ConceptType)],
             "mentions": rels.get("MENTIONS", 0),
             "paper_links": rels.get("SHARES_CONCEPTS", 0),
             "concept_links": rels.get("CO_OCCURS", 0),

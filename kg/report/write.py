@@ -20,8 +20,8 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
 
 @dataclass(frozen=True, slots=True)
 class ReportResult:
-    html: Path
-    markdown: Path
+    html: Path | None
+    markdown: Path | None
     #: Charts inlined in the HTML page.
     charts: int
 
@@ -30,8 +30,8 @@ def write_report(
     G: nx.DiGraph,
     analytics: Analytics,
     run_report: Mapping[str, Any] | None,
-    html_path: str | Path,
-    md_path: str | Path,
+    html_path: str | Path | None,
+    md_path: str | Path | None,
     *,
     links: Mapping[str, str] | None = None,
 ) -> ReportResult:
@@ -52,7 +52,7 @@ def write_report(
         The run report (``RunReport.to_dict()`` or ``report.json``) for the data-quality
         section and the title, or None to leave that section out.
     html_path, md_path
-        Where to write the two files (folders are created).
+        Where to write the two files (folders are created); None leaves that file out.
     links
         Title -> path of graph pages to link to, relative to the report (``{"Concept map":
         "concepts.html"}``); a :class:`~kg.errors.KGError` if one is not a relative path.
@@ -69,13 +69,18 @@ def write_report(
     (1, True, True)
     """
     context = build_context(G, analytics, run_report, links=links)
-    html_path, md_path = Path(html_path), Path(md_path)
-    for path in (html_path, md_path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-    page = _html_env().get_template("report.html.j2").render(**context)
-    html_path.write_text(page, encoding="utf-8")
-    md_path.write_text(_markdown_env().get_template("report.md.j2").render(**context), encoding="utf-8")
-    return ReportResult(html=html_path, markdown=md_path, charts=page.count('src="data:image/png;base64,'))
+    html_path = Path(html_path) if html_path else None
+    md_path = Path(md_path) if md_path else None
+    charts = 0
+    if html_path:
+        html_path.parent.mkdir(parents=True, exist_ok=True)
+        page = _html_env().get_template("report.html.j2").render(**context)
+        html_path.write_text(page, encoding="utf-8")
+        charts = page.count('src="data:image/png;base64,')
+    if md_path:
+        md_path.parent.mkdir(parents=True, exist_ok=True)
+        md_path.write_text(_markdown_env().get_template("report.md.j2").render(**context), encoding="utf-8")
+    return ReportResult(html=html_path, markdown=md_path, charts=charts)
 
 
 def _filters(env: Environment) -> Environment:

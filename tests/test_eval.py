@@ -80,9 +80,11 @@ def test_shipped_model_reproduces_dev_which_it_was_trained_on():
     # scores in the model's meta are, see below); it is deterministic, and a model that fails to
     # load its weights or vectors, or components that mangle its spans, fall far below it.
     s = evaluate(DEV)
-    # (kg_concepts 0.4.0: exact micro 0.869, Task 0.829)
-    assert s.exact["micro"].f1 >= 0.82, s.as_dict()
-    assert s.exact["Task"].f1 >= 0.78, s.as_dict()
+    # (kg_concepts 0.4.0: exact micro 0.869, Task 0.829; with the per-mention type rules of
+    # "Concept types", which type languages as no Datasets and read some Tasks as Techniques by their
+    # head words: 0.817 and 0.736)
+    assert s.exact["micro"].f1 >= 0.80, s.as_dict()
+    assert s.exact["Task"].f1 >= 0.70, s.as_dict()
 
 
 def test_shipped_model_carries_its_cross_validated_scores():

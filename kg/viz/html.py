@@ -300,7 +300,7 @@ def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
         concepts = sorted(
             ((G.nodes[c].get("name", c), G.nodes[c].get("type"), e.get("role")) for c, e in G[n].items()
              if e.get("rel") == "MENTIONS"),
-            key=lambda t: (str(t[1]), str(t[0])),
+            key=lambda t: (str(t[1]), str(t[0]), str(t[2])),  # two concepts may share a name
         )  # fmt: skip
         return {"kind": "Paper", "id": d.get("id"), "title": d.get("title"), "year": d.get("year"),
                 "venue": d.get("venue"), "authors": d.get("authors") or [], "concepts": concepts}  # fmt: skip

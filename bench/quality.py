@@ -80,22 +80,10 @@ def run_corpus(corpus: Path, n_process: int) -> Path:
     return tmp
 
 
-def repeats_words(key: str) -> bool:
-    """True when a run of two or more words occurs twice in ``key``: "neural network neural network"."""
-    words = key.split()
-    for n in range(2, len(words) // 2 + 1):
-        seen = set()
-        for i in range(len(words) - n + 1):
-            gram = tuple(words[i : i + n])
-            if gram in seen:
-                return True
-            seen.add(gram)
-    return False
-
-
 def corpus_part(folder: Path) -> dict[str, object]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
+    from kg.normalise.keys import repeats_words
     from kg.store import read_embedded
 
     G = read_embedded(folder / "kg.lbug")

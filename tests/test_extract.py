@@ -277,3 +277,14 @@ def test_coordinations_that_name_one_thing_stay_whole(nlp):
         ("forecasting", "forecasting"), ("anomaly detection", "anomaly detection"),
         ("pick-and-place robot", "pick and place robot"),
     ]  # fmt: skip
+
+
+def test_an_acronym_inside_a_mention_that_spells_it_out_is_not_expanded_twice(nlp):
+    # ACL abstracts: "question-answering dataset SQuAD" after "Stanford Question Answering Dataset (SQuAD)"
+    text = (
+        "We evaluate on the Stanford Question Answering Dataset (SQuAD). Results on the question-answering "
+        "dataset SQuAD improve."
+    )
+    found, rules = _spans(nlp, text, [("Material", "question-answering dataset SQuAD")])
+    assert found == [("question-answering dataset SQuAD", "question answering dataset squad")]
+    assert rules == {"acronym left (long form in the mention)": 1}

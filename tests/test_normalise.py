@@ -66,6 +66,8 @@ def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):
         ("named ConvBERT", "convbert"),
         ("named entity recognition", "named entity recognition"),
         ("in-context learning", "in context learning"),
+        ("fine-tuning them", "fine tuning"),  # pronouns too (ACL abstracts)
+        ("pre-training it", "pretraining"),
     ],
 )
 def test_function_and_naming_words_leave_the_edges(norm, text, key):

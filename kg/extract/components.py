@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Span, Token
 
 from kg.config import config_path
 from kg.normalise import Normaliser, find_acronyms
+from kg.normalise.keys import repeats_words
 
 SPANS_KEY = "kg"
 #: ``doc.user_data`` key of the counts of the key rules that fired in a document.
@@ -218,7 +219,13 @@ class ConceptSpans:
             i += 1
         # An acronym the abstract defined, inside a longer mention: "NMT system".
         text = "".join(defined.get(t.text, t.text) + t.whitespace_ for t in kept)
-        return self.normaliser.key(text)
+        key = self.normaliser.key(text)
+        if repeats_words(key):  # the mention spells the long form out already: "GLUE language understanding"
+            plain = self.normaliser.key("".join(t.text_with_ws for t in kept))
+            if not repeats_words(plain):
+                rules["acronym left (long form in the mention)"] += 1
+                return plain
+        return key
 
 
 def _words(span: Span) -> list[Span]:

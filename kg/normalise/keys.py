@@ -183,6 +183,27 @@ class Normaliser:
         return word[:-1]
 
 
+def repeats_words(key: str) -> bool:
+    """True when a run of two or more words occurs twice in ``key``.
+
+    An acronym expanded inside a mention that already spells it out repeats its long form:
+    "question-answering dataset SQuAD" would key as "question answering dataset stanford question
+    answering dataset".
+
+    >>> repeats_words("neural network neural network"), repeats_words("neural network training")
+    (True, False)
+    """
+    words = key.split()
+    for n in range(2, len(words) // 2 + 1):
+        seen = set()
+        for i in range(len(words) - n + 1):
+            gram = tuple(words[i : i + n])
+            if gram in seen:
+                return True
+            seen.add(gram)
+    return False
+
+
 def _join_pretrain(words: list[str]) -> list[str]:
     """ "pre train", "pre-trained" (dashes are spaces by now) -> "pretrain", "pretrained"."""
     out: list[str] = []

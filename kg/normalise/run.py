@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters
-from kg.normalise.keys import Normaliser
+from kg.normalise.keys import Normaliser, repeats_words
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -309,7 +309,10 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
         return acronyms[short]
 
     text = _WORD.sub(long_form, m.text)
-    return norm.key(text) if found and norm.key(m.text) == m.concept else None
+    if not found or norm.key(m.text) != m.concept:
+        return None
+    key = norm.key(text)
+    return None if repeats_words(key) else key  # the mention spells the long form out already
 
 
 def _written_as_name(text: str) -> bool:

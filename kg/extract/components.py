@@ -220,7 +220,10 @@ class ConceptSpans:
         # An acronym the abstract defined, inside a longer mention: "NMT system".
         text = "".join(defined.get(t.text, t.text) + t.whitespace_ for t in kept)
         key = self.normaliser.key(text)
-        if repeats_words(key):  # the mention spells the long form out already: "GLUE language understanding"
+        expanded = any(t.text in defined for t in kept)
+        if expanded and repeats_words(
+            key
+        ):  # the mention spells the long form out already: "GLUE language understanding"
             plain = self.normaliser.key("".join(t.text_with_ws for t in kept))
             if not repeats_words(plain):
                 rules["acronym left (long form in the mention)"] += 1

@@ -177,10 +177,8 @@ def _iter_csv(fh: IO[bytes], source: str, *, delimiter: str) -> Iterator[RawReco
     if header_line is None:
         return
     delimiter = _sniff_delimiter(header_line, delimiter)
-    try:
-        [header] = csv.reader([header_line], delimiter=delimiter, strict=True)
-    except (csv.Error, ValueError) as exc:
-        raise InputError(f"{source}: the CSV header cannot be read ({exc})") from exc
+    # Leniently: a header that is not what it should be shows as a missing id column in each row.
+    [header] = csv.reader([header_line], delimiter=delimiter)
     # No id column: say what the header holds, so that a wrong delimiter shows.
     no_id = None if "id" in header else f"missing id (the header has no id column: {header_line.strip()[:200]!r})"
     while True:

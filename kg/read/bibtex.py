@@ -86,7 +86,8 @@ def iter_bibtex(fh: IO[bytes], source: str) -> Iterator[RawRecord]:
 
 def _records(blocks: list[Block], source: str, *, offset: int = 0) -> Iterator[RawRecord]:
     """The records of parsed blocks; ``offset`` is added to their line numbers."""
-    for block, after in zip(blocks, [*blocks[1:], None], strict=True):
+    for i, block in enumerate(blocks):
+        after = blocks[i + 1] if i + 1 < len(blocks) else None
         line = _line(block) + offset
         raw = block.raw or ""
         if isinstance(block, Entry) and isinstance(after, ImplicitComment) and _CUT_SHORT.match(after.comment):

@@ -12,10 +12,10 @@ import pytest
 from kg.config import option_value
 from kg.errors import ConfigError, InputError
 from kg.normalise import Normaliser
-from kg.pipeline import load_pipeline_file
+from kg.pipeline import load_pipeline_file, run_pipeline
 from kg.read import Validator, read_records, split_records
 from kg.records import Paper, Reject
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SAMPLE
 
 GOOD = "Neural machine translation has improved a lot with attention mechanisms."
 NEXT_YEAR = datetime.date.today().year + 1
@@ -325,3 +325,33 @@ def test_reading_bytes_never_stops_the_file(tmp_path):
     path = tmp_path / "in.jsonl"
     path.write_bytes(data)
     assert _outcome(_read(path)) == [("p1", None), (None, "malformed JSON")]
+
+
+def test_a_run_over_the_attacking_inputs_ends_with_every_record_accounted_for(tmp_path):
+    # Before, these passed validation and crashed extraction, the mentions file or the store, or
+    # made the report stage take minutes (years -500 and 99999).
+    good = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()[:3]]
+    lines = [json.dumps(r) for r in good] + [
+        json.dumps({"id": "s1", "title": "@", "abstract": GOOD}).replace("@", "\\ud800"),
+        json.dumps({"id": "s2", "abstract": GOOD, "extra": ["@"]}).replace("@", "\\udfff"),
+        json.dumps({"id": "y1", "abstract": GOOD, "year": 2**70}),
+        json.dumps({"id": "y2", "abstract": GOOD, "year": -500}),
+        json.dumps({"id": "y3", "abstract": GOOD, "year": 99999}),
+        json.dumps({"id": "d1", "abstract": GOOD, "x": "@"}).replace('"@"', "[" * 1000 + "]" * 1000),
+        json.dumps({"id": "d2", "abstract": GOOD, "x": "@"}).replace('"@"', "9" * 4301),
+    ]
+    data = tmp_path / "in.jsonl"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    pipeline = tmp_path / "p.toml"
+    outputs = {"store": "kg.lbug", "mentions": "m.jsonl", "rejects": "r.jsonl", "report": "report.json",
+               "report_html": "report.html"}  # fmt: skip
+    pipeline.write_text(
+        f'name = "p"\n[[sources]]\npath = "{data}"\n[outputs]\n'
+        + "".join(f'{k} = "{out / v}"\n' for k, v in outputs.items()),
+        encoding="utf-8",
+    )
+    report = run_pipeline(load_pipeline_file(pipeline))
+    assert report.records["read"] == 10 and report.records["kept"] == 3
+    assert report.records["rejected_by_reason"] == {"undecodable text": 2, "implausible year": 3, "malformed JSON": 2}
+    assert len((out / "r.jsonl").read_text(encoding="utf-8").splitlines()) == 7

@@ -188,7 +188,7 @@ def _iter_csv(fh: IO[bytes], source: str, *, delimiter: str) -> Iterator[RawReco
             for row in reader:
                 taken, lines.taken[:] = list(lines.taken), []
                 if row:  # a blank line is no row
-                    yield _csv_record(source, taken, header, row, delimiter, no_id)
+                    yield _csv_record(source, taken, header, row, no_id)
             return
         except csv.Error as exc:
             (first, raw), rest = lines.taken[0], lines.taken[1:]
@@ -201,7 +201,7 @@ def _iter_csv(fh: IO[bytes], source: str, *, delimiter: str) -> Iterator[RawReco
 
 
 def _csv_record(
-    source: str, taken: list[tuple[int, str]], header: list[str], row: list[str], delimiter: str, no_id: str | None
+    source: str, taken: list[tuple[int, str]], header: list[str], row: list[str], no_id: str | None
 ) -> RawRecord:
     line = taken[0][0] if taken else 0
     raw = "".join(text for _, text in taken).rstrip("\r\n")

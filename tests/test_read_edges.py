@@ -355,3 +355,10 @@ def test_a_run_over_the_attacking_inputs_ends_with_every_record_accounted_for(tm
     assert report.records["read"] == 10 and report.records["kept"] == 3
     assert report.records["rejected_by_reason"] == {"undecodable text": 2, "implausible year": 3, "malformed JSON": 2}
     assert len((out / "r.jsonl").read_text(encoding="utf-8").splitlines()) == 7
+
+
+def test_a_directory_as_a_pipeline_source_is_said_to_be_one(tmp_path):
+    pipeline = tmp_path / "p.toml"
+    pipeline.write_text(f'name = "p"\n[[sources]]\npath = "{tmp_path}"\n[outputs]\nstore = "{tmp_path / "kg.lbug"}"\n')
+    with pytest.raises(InputError, match=r"sources\.0\.path: .* is a directory: give one records file per source"):
+        run_pipeline(load_pipeline_file(pipeline))

@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from kg.config import option_value
 from kg.errors import InputError, KGError
 
 app = typer.Typer(
@@ -38,10 +39,7 @@ def _params(items: list[str]) -> dict[str, Any]:
         if "=" not in item:
             raise KGError(f"parameter {item!r}: expected name=value, e.g. --param key=bert")
         name, raw = item.split("=", 1)
-        try:
-            out[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[name] = raw
+        out[name] = option_value(raw, what=f"parameter {name}")
     return out
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from kg.errors import ConfigError
 
@@ -36,3 +38,66 @@ def model_dir() -> Path:
 def relations_model_dir() -> Path:
     """The relation classifier shipped inside the package (trained by ``make relations-model``)."""
     return Path(str(resources.files("kg") / "models" / "relations"))
+
+
+#: Deepest nesting of lists and objects in an option value.
+MAX_OPTION_DEPTH = 16
+
+
+def option_value(raw: str, *, what: str) -> Any:
+    """A value given on the command line (``--set``, ``-p``): JSON when it is JSON, else the text as it is.
+
+    Text that starts like a JSON list or object but is not one, nesting deeper than
+    :data:`MAX_OPTION_DEPTH`, a whole number beyond 64 bits and a list mixing kinds of values
+    (a database parameter holds one kind) are a :class:`~kg.errors.ConfigError` naming ``what``.
+
+    >>> option_value("2", what="x"), option_value("bert", what="x"), option_value('["a", "b"]', what="x")
+    (2, 'bert', ['a', 'b'])
+    >>> option_value('[1, "b"]', what="-p x")
+    Traceback (most recent call last):
+    ...
+    kg.errors.ConfigError: -p x: a list must hold one kind of value (it mixes number and text)
+    """
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        if raw.lstrip().startswith(("[", "{")):
+            raise ConfigError(
+                f"{what}: not valid JSON ({exc.msg} at column {exc.colno}); give text that starts with [ or {{ "
+                "as a JSON string, e.g. '\"[draft]\"'"
+            ) from None
+        return raw
+    except RecursionError:
+        raise ConfigError(f"{what}: nested too deep (at most {MAX_OPTION_DEPTH} levels)") from None
+    except ValueError:
+        raise ConfigError(f"{what}: a number with too many digits") from None
+    _check_option(value, what, 0)
+    return value
+
+
+def _check_option(value: Any, what: str, depth: int) -> None:
+    if depth > MAX_OPTION_DEPTH:
+        raise ConfigError(f"{what}: nested too deep (at most {MAX_OPTION_DEPTH} levels)")
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+        raise ConfigError(f"{what}: {_digits(value)} is too large a whole number (at most 64 bits)")
+    if isinstance(value, list):
+        kinds = sorted({_kind(v) for v in value if v is not None})
+        if len(kinds) > 1:
+            raise ConfigError(f"{what}: a list must hold one kind of value (it mixes {' and '.join(kinds)})")
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        _check_option(child, what, depth + 1)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "number"  # 1 and 1.5 alike
+    names: dict[type, str] = {str: "text", list: "list", dict: "object"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _digits(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else f"{text[:12]}...({len(text)} digits)"

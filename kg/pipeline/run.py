@@ -146,12 +146,17 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
     unchanged = incremental.unchanged_sources(spec) if skip_unchanged else None
     run.sources = list(unchanged.sources) if unchanged else []
     validator = Validator(
-        max_abstract_chars=spec.read.max_abstract_chars, min_abstract_chars=spec.read.min_abstract_chars
+        max_abstract_chars=spec.read.max_abstract_chars,
+        min_abstract_chars=spec.read.min_abstract_chars,
+        min_year=spec.read.min_year,
+        max_year=spec.read.max_year,
     )
     rej = io.StringIO()
     with _gc_paused():
         rej.writelines(unchanged.rejects if unchanged else [])
         for i, src in enumerate(spec.sources[len(run.sources) :], start=len(run.sources)):
+            if Path(src.path).is_dir():
+                raise InputError(f"sources.{i}.path: {src.path} is a directory: give one records file per source")
             if not Path(src.path).is_file():
                 raise InputError(f"sources.{i}.path: input file not found: {src.path} (give it in the pipeline "
                                  f"file or with --set sources.{i}.path=FILE)")  # fmt: skip

@@ -6,7 +6,6 @@ pipelines). ``--set section.key=value`` overrides any setting.
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from collections.abc import Mapping
@@ -15,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from kg.config import option_value
 from kg.errors import ConfigError
 
 
@@ -30,6 +30,9 @@ class Source(_Section):
 class ReadSettings(_Section):
     max_abstract_chars: int = Field(20_000, gt=0)
     min_abstract_chars: int = Field(20, ge=1)
+    #: A paper dated outside min_year..max_year is rejected ("implausible year"); no max_year: next year.
+    min_year: int = Field(1800, ge=0)
+    max_year: int | None = Field(None, ge=0, le=9999)
     #: Merge the same paper (same DOI, arXiv id or title), within and across sources, into one.
     dedupe: bool = True
 
@@ -154,10 +157,7 @@ def _apply_override(data: dict[str, Any], item: str, path: Path) -> None:
         raise ConfigError(f"override {item!r}: expected section.key=value, e.g. extract.n_process=2")
     dotted, raw = item.split("=", 1)
     keys = dotted.strip().split(".")
-    try:
-        value: Any = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
+    value = option_value(raw, what=f"override {dotted.strip()}")
     node: Any = data
     for k in keys[:-1]:
         if isinstance(node, list) and k.isdigit() and int(k) < len(node):

@@ -23,6 +23,7 @@ from bibtexparser.model import (
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
     Entry,
+    ImplicitComment,
     MiddlewareErrorBlock,
     ParsingFailedBlock,
 )
@@ -35,6 +36,8 @@ _KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
 _PAGE_DASH = re.compile(r"\s*[-–—]+\s*")
 _BLOCK_START = re.compile(r"^[ \t]*@", re.MULTILINE)
 _STRING_START = re.compile(r"\s*@string\b", re.IGNORECASE)
+#: Text right after an entry that continues its fields: ", abstract = {...".
+_CUT_SHORT = re.compile(r"\s*,?\s*[\w-]+\s*=", re.ASCII)
 #: Fields whose LaTeX is decoded; the others (url, doi, eprint, file...) are identifiers, kept as written.
 _LATEX_FIELDS = frozenset(
     {"title", "abstract", "journal", "journaltitle", "booktitle", "publisher", "keywords", "mendeley-tags"}
@@ -83,10 +86,16 @@ def iter_bibtex(fh: IO[bytes], source: str) -> Iterator[RawRecord]:
 
 def _records(blocks: list[Block], source: str, *, offset: int = 0) -> Iterator[RawRecord]:
     """The records of parsed blocks; ``offset`` is added to their line numbers."""
-    for block in blocks:
+    for i, block in enumerate(blocks):
+        after = blocks[i + 1] if i + 1 < len(blocks) else None
         line = _line(block) + offset
         raw = block.raw or ""
-        if isinstance(block, Entry):
+        if isinstance(block, Entry) and isinstance(after, ImplicitComment) and _CUT_SHORT.match(after.comment):
+            # A "}" too many closed the entry: its other fields are outside it, as if a comment.
+            rest = squash(after.comment)[:60]
+            problem = f"malformed BibTeX entry {block.key}: a stray '}}' ends it before {rest!r}"
+            yield failed(source, line, raw + after.comment, RecordError(KIND, problem), id=block.key)
+        elif isinstance(block, Entry):
             yield RawRecord(source, line, to_fields(block), raw)
         elif isinstance(block, DuplicateBlockKeyBlock):
             if isinstance(block.ignore_error_block, Entry):

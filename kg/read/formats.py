@@ -14,14 +14,14 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, cast
 
 from kg.errors import InputError
 from kg.read import arxiv, openalex, s2
 from kg.read.bibtex import iter_bibtex
-from kg.read.jsondocs import JsonSource, iter_json_lines, iter_source, sniff
+from kg.read.jsondocs import JsonSource, iter_json, iter_source, sniff
 from kg.read.raw import RawRecord
 from kg.read.ris import iter_ris
 
@@ -31,6 +31,10 @@ FORMATS = ("jsonl", "csv", "bibtex", "ris", "openalex", "arxiv", "s2")
 
 #: JSON formats recognised from their first record, in the order they are tried.
 JSON_SOURCES: dict[str, JsonSource] = {src.name: src for src in (openalex.SOURCE, arxiv.SOURCE, s2.SOURCE)}
+
+_DELIMITERS = (",", ";", "\t", "|")
+#: Largest CSV cell read: any real record fits, and a cell this long is rejected by the validator.
+_FIELD_LIMIT = 2**30
 
 _SUFFIXES = {
     ".jsonl": "jsonl",
@@ -131,6 +135,8 @@ def iter_raw(path: str | Path, fmt: str = "auto") -> Iterator[RawRecord]:
     [{'id': 'p1', 'title': 'Parsing', 'ris_type': 'JOUR'}]
     """
     path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path} is a directory: give one records file (a pipeline file may list several sources)")
     if not path.is_file():
         raise InputError(f"input file not found: {path}")
     fmt = sniff_format(path) if fmt == "auto" else fmt
@@ -138,7 +144,7 @@ def iter_raw(path: str | Path, fmt: str = "auto") -> Iterator[RawRecord]:
         raise InputError(f"unknown input format {fmt!r} for {path}: expected one of {', '.join(FORMATS)}")
     with _open_binary(path) as fh:
         if fmt == "jsonl":
-            yield from iter_json_lines(fh, str(path))
+            yield from iter_json(fh, str(path))
         elif fmt == "csv":
             yield from _iter_csv(fh, str(path), delimiter="\t" if ".tsv" in path.suffixes else ",")
         elif fmt == "bibtex":
@@ -156,18 +162,94 @@ def _open_binary(path: Path) -> IO[bytes]:
 
 
 def _iter_csv(fh: IO[bytes], source: str, *, delimiter: str) -> Iterator[RawRecord]:
+    """The rows of a CSV file as raw records; the delimiter is the one its header uses.
+
+    A quote that is never closed would make one cell of every line up to the next quote in the
+    file: the parser is strict, and the line where it opened becomes a reject that says so, while
+    the lines it swallowed are read again as rows of their own.
+    """
+    _raise_field_limit()
     text = io.TextIOWrapper(fh, encoding="utf-8-sig", errors="surrogateescape", newline="")
-    reader = csv.DictReader(text, delimiter=delimiter)
-    if reader.fieldnames is None:
+    lines = _Lines(text)
+    header_line = next(lines, None)
+    while header_line is not None and not header_line.strip():
+        header_line = next(lines, None)
+    if header_line is None:
         return
-    first = 2
-    for row in reader:
-        # DictReader puts surplus cells under the key None and fills missing ones with None.
-        raw = delimiter.join("" if v is None else str(v) for k, v in row.items() if k is not None)
-        if None in row:
-            yield RawRecord(
-                source, first, None, raw, f"{len(row[None])} more cells than the header has", "surplus CSV cells"
-            )
+    delimiter = _sniff_delimiter(header_line, delimiter)
+    # Leniently: a header that is not what it should be shows as a missing id column in each row.
+    [header] = csv.reader([header_line], delimiter=delimiter)
+    # No id column: say what the header holds, so that a wrong delimiter shows.
+    no_id = None if "id" in header else f"missing id (the header has no id column: {header_line.strip()[:200]!r})"
+    while True:
+        lines.taken.clear()
+        reader = csv.reader(lines, delimiter=delimiter, strict=True)
+        try:
+            for row in reader:
+                taken, lines.taken[:] = list(lines.taken), []
+                if row:  # a blank line is no row
+                    yield _csv_record(source, taken, header, row, no_id)
+            return
+        except csv.Error as exc:
+            (first, raw), rest = lines.taken[0], lines.taken[1:]
+            problem = str(exc)
+            if problem in ("unexpected end of data", "newline inside string") or rest:
+                problem = "a quote opened in this line is never closed"
+            yield RawRecord(source, first, None, raw.rstrip("\r\n"), f"malformed CSV line {first}: {problem}",
+                            "malformed CSV")  # fmt: skip
+            lines.push_back(rest)
+
+
+def _csv_record(
+    source: str, taken: list[tuple[int, str]], header: list[str], row: list[str], no_id: str | None
+) -> RawRecord:
+    line = taken[0][0] if taken else 0
+    raw = "".join(text for _, text in taken).rstrip("\r\n")
+    if len(row) > len(header):
+        return RawRecord(source, line, None, raw, f"{len(row) - len(header)} more cells than the header has",
+                         "surplus CSV cells")  # fmt: skip
+    fields = {k: v for k, v in zip(header, row, strict=False) if v != ""}
+    if no_id and not fields.get("id"):
+        return RawRecord(source, line, None, raw, no_id, "missing id")
+    return RawRecord(source, line, fields, raw)
+
+
+class _Lines:
+    """The lines of a text, numbered from 1, remembering the ones taken since :attr:`taken` was cleared."""
+
+    def __init__(self, text: Iterable[str]) -> None:
+        self._text = iter(text)
+        self._next = 0
+        self._pending: list[tuple[int, str]] = []
+        self.taken: list[tuple[int, str]] = []
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        if self._pending:
+            item = self._pending.pop()
         else:
-            yield RawRecord(source, first, {k: v for k, v in row.items() if v not in (None, "")}, raw)
-        first = reader.line_num + 1
+            self._next += 1
+            item = (self._next, next(self._text))
+        self.taken.append(item)
+        return item[1]
+
+    def push_back(self, items: list[tuple[int, str]]) -> None:
+        """Read ``items`` again, first."""
+        self._pending.extend(reversed(items))
+
+
+def _sniff_delimiter(header: str, default: str) -> str:
+    """The delimiter of a CSV header: ``default`` if it has one, else the one of ``,;\\t|`` it has most."""
+    if default in header:
+        return default
+    counts = {d: header.count(d) for d in _DELIMITERS}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else default
+
+
+def _raise_field_limit() -> None:
+    # csv stops at 131,072 characters a cell: a long abstract is the validator's to reject, naming it.
+    if csv.field_size_limit() < _FIELD_LIMIT:
+        csv.field_size_limit(_FIELD_LIMIT)

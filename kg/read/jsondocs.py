@@ -34,21 +34,16 @@ class JsonSource:
     to_fields: Callable[[dict[str, Any]], dict[str, Any]]
 
 
-def iter_json_lines(lines: Iterable[bytes], source: str) -> Iterator[RawRecord]:
-    """Yield one raw record per non-blank line; its ``fields`` are the JSON object as it is.
+def iter_json(fh: IO[bytes], source: str) -> Iterator[RawRecord]:
+    """Yield kg's own JSON records: one per line of JSON Lines, or the records of one JSON document.
 
-    >>> [r.fields or r.error for r in iter_json_lines([b'{"id": "p1"}', b"", b"null"], "f.jsonl")]
-    [{'id': 'p1'}, 'expected a JSON object, got null']
+    A line (or a document) holding a list of objects gives one record per object.
+
+    >>> import io
+    >>> [r.fields or r.error for r in iter_json(io.BytesIO(b'{"id": "p1"}\\n\\nnull\\n[{"id": "p3"}]'), "f.jsonl")]
+    [{'id': 'p1'}, 'expected a JSON object, got null', {'id': 'p3'}]
     """
-    for item in _parse_lines(lines, source):
-        if isinstance(item, RawRecord):
-            yield item
-            continue
-        lineno, text, obj = item
-        if isinstance(obj, dict):
-            yield RawRecord(source, lineno, obj, text)
-        else:
-            yield _not_an_object(source, lineno, text, obj)
+    yield from _iter_objects(fh, source, None)
 
 
 def iter_source(fh: IO[bytes], source: str, spec: JsonSource) -> Iterator[RawRecord]:
@@ -121,12 +116,14 @@ def _iter_objects(fh: IO[bytes], source: str, page_key: str | None) -> Iterator[
     text = _decode(data)
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:
         if _looks_like_json_lines(text):
             # The first line of a JSON Lines file was broken, not a document: read the lines.
             yield from _from_lines(data.splitlines(keepends=True), source, page_key)
             return
-        error = f"malformed JSON document ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        # One reject for the document: its lines are not records, and how many records it
+        # held cannot be told.
+        error = f"malformed JSON document ({_problem(exc, document=True)}); nothing in it was read"
         yield RawRecord(source, 1, None, text, error, "malformed JSON")
         return
     yield from _records(source, doc, text, page_key, line=None)
@@ -142,10 +139,8 @@ def _parse_lines(lines: Iterable[bytes], source: str) -> Iterator[RawRecord | tu
             continue
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            yield RawRecord(
-                source, lineno, None, text, f"malformed JSON ({exc.msg} at column {exc.colno})", "malformed JSON"
-            )
+        except (ValueError, RecursionError) as exc:
+            yield RawRecord(source, lineno, None, text, f"malformed JSON ({_problem(exc)})", "malformed JSON")
             continue
         yield lineno, text, obj
 
@@ -169,15 +164,33 @@ def _records(source: str, obj: Any, raw: str, page_key: str | None, *, line: int
         yield RawRecord(source, line or 1, obj, raw)
         return
     items = obj if isinstance(obj, list) else obj[page_key] if isinstance(obj, dict) and page_key else None
-    if items is None:
+    if items is None or (isinstance(obj, list) and not any(isinstance(item, dict) for item in items)):
+        # a list of no records, e.g. [1, 2], is one thing that is not a record
         yield _not_an_object(source, line or 1, raw, obj)
         return
     for position, item in enumerate(items, 1):
-        item_raw = json.dumps(item, ensure_ascii=False)
+        item_raw = _dumps(item)
         if isinstance(item, dict):
             yield RawRecord(source, line or position, item, item_raw)
         else:
             yield _not_an_object(source, line or position, item_raw, item)
+
+
+def _problem(exc: ValueError | RecursionError, *, document: bool = False) -> str:
+    """What is wrong with a JSON text, from the exception its parser raised."""
+    if isinstance(exc, json.JSONDecodeError):
+        msg = exc.msg.removesuffix(" at")
+        return f"{msg} at line {exc.lineno} column {exc.colno}" if document else f"{msg} at column {exc.colno}"
+    if isinstance(exc, RecursionError):
+        return "nested too deep to read"
+    return "a number with too many digits to read (over 4,300)"
+
+
+def _dumps(obj: Any) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return repr(obj)[:1000]
 
 
 def _not_an_object(source: str, line: int, raw: str, obj: Any) -> RawRecord:
@@ -208,14 +221,14 @@ def _decode(data: bytes) -> str:
 def _loads(data: bytes) -> Any:
     try:
         return json.loads(_decode(data))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return None
 
 
 def _is_json_value(line: bytes) -> bool:
     try:
         json.loads(_decode(line))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return False
     return True
 
@@ -231,7 +244,7 @@ def _looks_like_json_lines(text: str) -> bool:
         try:
             if isinstance(json.loads(line), dict):
                 return True
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             continue
     return False
 

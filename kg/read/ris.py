@@ -23,7 +23,8 @@ from kg.read.raw import RawRecord, RecordError, failed
 
 KIND = "malformed RIS"
 # The tag test rispy applies to each line: two capitals (or a capital and a digit), two spaces, a dash.
-_TAG = re.compile(r"^([A-Z][A-Z0-9])  -")
+# Some exporters write the tags in lower case: they are read as the same tags.
+_TAG = re.compile(r"^([A-Za-z][A-Za-z0-9])  -")
 
 
 def iter_ris(fh: IO[bytes], source: str) -> Iterator[RawRecord]:
@@ -95,11 +96,19 @@ def _records(lines: Iterable[str]) -> Iterator[tuple[int, list[str], RecordError
     current: list[str] | None = None
     start = 0
     stray = False
+    found = False
+    other: tuple[int, str] | None = None
     for lineno, line in enumerate(lines, 1):
-        tag = match.group(1) if (match := _TAG.match(line)) else None
+        match = _TAG.match(line)
+        tag = match.group(1).upper() if match else None
+        if match and tag and not match.group(1).isupper():
+            line = tag + line[2:]
         if current is None:
             if tag is None:
-                continue  # blank lines and export headers between records are not records
+                # blank lines and export headers between records are not records
+                other = other or ((lineno, line) if line.strip() else None)
+                continue
+            found = True
             current, start, stray = [line], lineno, tag != "TY"
             if tag == "ER":
                 yield start, current, _stray()
@@ -115,6 +124,10 @@ def _records(lines: Iterable[str]) -> Iterator[tuple[int, list[str], RecordError
             current = None
     if current is not None:
         yield start, current, _stray() if stray else _unclosed("(the file ends inside it)")
+    elif not found and other is not None:
+        # Text, but not one tag in it: not RIS, or RIS in a layout kg does not know. Say so once.
+        problem = RecordError(KIND, "no RIS record in the file: no line starts with a tag such as 'TY  - '")
+        yield other[0], [other[1]], problem
 
 
 def _unclosed(where: str) -> RecordError:

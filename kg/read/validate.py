@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 import unicodedata
 from typing import Any
@@ -12,8 +13,14 @@ from kg.records import Paper, Reject
 CORE_FIELDS = ("id", "title", "abstract", "year", "authors", "venue")
 DEFAULT_MAX_ABSTRACT_CHARS = 20_000
 DEFAULT_MIN_ABSTRACT_CHARS = 20
+DEFAULT_MIN_YEAR = 1800
+#: Nesting deeper than this in a field (lists in objects in lists...) is no bibliographic record.
+MAX_DEPTH = 32
 
-_SURROGATE = re.compile("[\udc80-\udcff]")
+# Undecodable bytes (surrogateescape) and JSON escapes of half a UTF-16 pair: no UTF-8 can hold them.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The surrogates that ``surrogateescape`` does not make from a byte.
+_HALF_PAIR = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+")
 
 
@@ -32,9 +39,14 @@ class Validator:
         *,
         max_abstract_chars: int = DEFAULT_MAX_ABSTRACT_CHARS,
         min_abstract_chars: int = DEFAULT_MIN_ABSTRACT_CHARS,
+        min_year: int = DEFAULT_MIN_YEAR,
+        max_year: int | None = None,
     ) -> None:
         self.max_abstract_chars = max_abstract_chars
         self.min_abstract_chars = min_abstract_chars
+        self.min_year = min_year
+        #: None: next year (preprints of the coming year are dated so in December).
+        self.max_year = max_year if max_year is not None else datetime.date.today().year + 1
         self._seen: dict[str, str] = {}
 
     def check(self, rec: RawRecord) -> Paper | Reject:
@@ -46,9 +58,9 @@ class Validator:
         if not rid:
             return self._reject(rec, None, "missing id")
         for name, value in fields.items() if _may_have_surrogates(rec.raw) else ():
-            if _has_surrogates(value):
+            if _has_surrogates(name) or _has_surrogates(value):
                 return self._reject(
-                    rec, rid, "undecodable text", f"undecodable text in field {name!r} (not valid UTF-8)"
+                    rec, rid, "undecodable text", f"undecodable text in field {_printable(name)} (not valid UTF-8)"
                 )
         # The abstract is kept exactly as given: mention offsets index into it.
         abstract = fields.get("abstract")
@@ -65,13 +77,33 @@ class Validator:
             return self._reject(
                 rec, rid, "abstract too long", f"abstract too long ({n:,} characters, maximum {most:,})"
             )
+        for name, value in fields.items():
+            if name != "abstract" and isinstance(value, str) and len(value) > self.max_abstract_chars:
+                n, most = len(value), self.max_abstract_chars
+                return self._reject(
+                    rec, rid, "field too long", f"field {name!r} too long ({n:,} characters, maximum {most:,})"
+                )
+            if _depth(value) > MAX_DEPTH:
+                return self._reject(
+                    rec, rid, "field nested too deep", f"field {name!r} nested more than {MAX_DEPTH} levels deep"
+                )
         year = fields.get("year")
         if year is not None:
             try:
                 year = _year(year)
             except ValueError:
+                shown = _printable(year if not isinstance(year, str) else year[:40])
                 return self._reject(
-                    rec, rid, "invalid year", f"invalid year {year!r} (expected a whole number such as 2021)"
+                    rec, rid, "invalid year", f"invalid year {shown} (expected a whole number such as 2021)"
+                )
+            if year is not None and not self.min_year <= year <= self.max_year:
+                shown = f"{year}" if abs(year) < 10**12 else f"with {len(str(abs(year)))} digits"
+                return self._reject(
+                    rec,
+                    rid,
+                    "implausible year",
+                    f"implausible year {shown} (expected {self.min_year} to {self.max_year}: read.min_year, "
+                    "read.max_year)",
                 )
         if rid in self._seen:
             return self._reject(rec, rid, "duplicate id", f"duplicate id {rid} (first seen at {self._seen[rid]})")
@@ -88,8 +120,14 @@ class Validator:
 
     @staticmethod
     def _reject(rec: RawRecord, rid: str | None, kind: str, reason: str | None = None) -> Reject:
-        raw = rec.raw.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="backslashreplace")
-        return Reject(source=rec.source, line=rec.line, id=rid, kind=kind, reason=reason or kind, raw=raw)
+        return Reject(
+            source=rec.source,
+            line=rec.line,
+            id=None if rid is None else _clean(rid),
+            kind=kind,
+            reason=_clean(reason or kind),
+            raw=_clean(rec.raw),
+        )
 
 
 def _text(value: Any) -> str | None:
@@ -114,6 +152,27 @@ def _year(value: Any) -> int | None:
             return None
         return int(value.strip())
     raise ValueError(value)
+
+
+def _clean(text: str) -> str:
+    """``text`` with what UTF-8 cannot hold as escapes: an undecodable byte as ``\\xNN``, half a pair as ``\\uNNNN``."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    text = _HALF_PAIR.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="backslashreplace")
+
+
+def _printable(value: Any) -> str:
+    """``repr`` of ``value`` that any UTF-8 output can hold (a lone surrogate would not encode)."""
+    return repr(value).encode("utf-8", errors="backslashreplace").decode("utf-8")
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    """How deep lists and objects nest in ``value``, counting no further than just past :data:`MAX_DEPTH`."""
+    if level > MAX_DEPTH or not isinstance(value, (list, dict)):
+        return level
+    children = value.values() if isinstance(value, dict) else value
+    return max((_depth(v, level + 1) for v in children), default=level + 1)
 
 
 def _authors(value: Any) -> list[str]:

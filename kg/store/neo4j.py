@@ -189,13 +189,14 @@ def query_neo4j(
     files, URLs, procedures off a short list or administration (see :mod:`kg.store.readonly`)."""
     readonly.check_text(query, "neo4j")
     with _session(settings, write=write) as run:
-        return run(query, params, write=write, timeout=timeout, user=True)
+        return run(query, params, timeout=timeout, user=True)
 
 
 @contextmanager
 def _session(settings: Neo4jSettings, *, write: bool = False) -> Iterator[Callable[..., QueryResult]]:
-    """One driver and session (read access unless ``write``), as a function that runs a query in
-    a managed transaction; with ``user``, Neo4j's plan of the query is checked first."""
+    """One driver and session, as a function that runs a query in a managed transaction: a read
+    one unless ``write``, stopped after ``timeout`` seconds; with ``user``, Neo4j's plan of the
+    query is checked first (:func:`kg.store.readonly.check_neo4j_plan`)."""
     import neo4j
 
     driver = _driver(settings)
@@ -207,7 +208,6 @@ def _session(settings: Neo4jSettings, *, write: bool = False) -> Iterator[Callab
                 query: str,
                 params: Mapping[str, Any] | None = None,
                 *,
-                write: bool = False,
                 timeout: float | None = None,
                 user: bool = False,
             ) -> QueryResult:

@@ -11,7 +11,6 @@ MODEL_STAMP := $(VENV)/.installed-model
 
 NEO4J_VERSION := $(shell sed -n 's|.*<neo4j.version>\(.*\)</neo4j.version>.*|\1|p' tools/neo4j/pom.xml)
 NEO4J_JAR     := tools/neo4j/lib/neo4j-$(NEO4J_VERSION).jar
-NEO4J_PASSWORD ?= kgtestpass
 
 .PHONY: install run test lint format model relations-model gazetteer refdf bench chromium neo4j clean
 
@@ -43,9 +42,12 @@ chromium:
 $(NEO4J_JAR): tools/neo4j/pom.xml
 	mvn -q -B -f tools/neo4j/pom.xml package
 
-## make neo4j: a local Neo4j on bolt://localhost:7687 (user neo4j, password $$NEO4J_PASSWORD); Ctrl-C stops it
+## make neo4j: a local Neo4j on bolt://localhost:7687 (user neo4j, password $$NEO4J_PASSWORD from the
+## environment, kgtestpass if unset); Ctrl-C stops it. The password reaches the server through the
+## environment, never a command line (which `ps` shows to everyone).
+neo4j: export NEO4J_PASSWORD ?= kgtestpass
 neo4j: $(NEO4J_JAR)
-	tools/neo4j/start.sh --port 7687 --password "$(NEO4J_PASSWORD)" --ignore-stdin
+	tools/neo4j/start.sh --port 7687 --ignore-stdin
 
 lint: $(STAMP)
 	$(BIN)/ruff check kg tests bench

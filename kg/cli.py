@@ -216,6 +216,7 @@ def query(
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     neo4j: Annotated[bool, typer.Option("--neo4j", help="Query Neo4j (NEO4J_URI, ...) instead.")] = False,
     write: Annotated[bool, typer.Option("--write", help="Allow writes (Neo4j only; default read-only).")] = False,
+    timeout: Annotated[float, typer.Option(help="Seconds the query may run before it is stopped.")] = 60.0,
     uri: Annotated[str | None, typer.Option(help="Neo4j Bolt URI (default $NEO4J_URI).")] = None,
     user: Annotated[str | None, typer.Option(help="Neo4j user (default $NEO4J_USER or neo4j).")] = None,
     database: Annotated[str | None, typer.Option(help="Neo4j database (default $NEO4J_DATABASE).")] = None,
@@ -225,6 +226,8 @@ def query(
 ) -> None:
     """Run a read-only Cypher query against the embedded store (or Neo4j) and print the rows.
 
+    One statement that reads the graph: writes, files, URLs, extensions, settings and
+    administration are refused, and a query that runs longer than --timeout is stopped.
     The cookbook queries in config/queries run by name, each parameter with a default that -p
     overrides: kg query top_concepts -p type=Method. kg query --list shows them.
 
@@ -239,15 +242,18 @@ def query(
         raise KGError("give a query: Cypher, a .cypher file or a cookbook name (kg query --list shows the names)")
     if fmt not in ("table", "json", "csv"):
         raise KGError(f"unknown format {fmt!r}: use table, json or csv")
+    if not timeout > 0:
+        raise KGError(f"--timeout {timeout:g}: give the seconds a query may run, more than 0")
     if neo4j:
         from kg.store.neo4j import Neo4jSettings, query_neo4j
 
         settings = Neo4jSettings.from_env(uri=uri, user=user, database=database)
-        result = query_neo4j(settings, *cookbook.prepare(cypher, "neo4j", _params(param)), write=write)
+        text, values = cookbook.prepare(cypher, "neo4j", _params(param))
+        result = query_neo4j(settings, text, values, write=write, timeout=timeout)
     elif write:
         raise KGError("--write needs --neo4j: the embedded store is written by `kg run` and `kg build` only")
     else:
-        result = query_embedded(db, *cookbook.prepare(cypher, "ladybug", _params(param)))
+        result = query_embedded(db, *cookbook.prepare(cypher, "ladybug", _params(param)), timeout=timeout)
     if fmt == "json":
         rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2, default=str))

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import secrets
 import shutil
 from pathlib import Path
 
@@ -106,20 +108,32 @@ def open_page(browser, path: Path):
     return page, log
 
 
-NEO4J_PASSWORD = "kg-test-password"
+#: A new password each session, so a test can look for it anywhere the machine might show it.
+NEO4J_PASSWORD = "kg-test-" + secrets.token_hex(8)
+#: The environment that gives tools/neo4j/start.sh the password (never its command line).
+NEO4J_ENV = {**os.environ, "NEO4J_PASSWORD": NEO4J_PASSWORD}
+#: The session's Neo4j process: its ``pid`` and its ``home`` folder (logs included).
+NEO4J_PROCESS: dict = {}
 
 
 @pytest.fixture(scope="session")
-def neo4j_server():
-    """A real Neo4j 5.26 for the session, started by tools/neo4j (no Docker), stopped at the end."""
+def neo4j_server(tmp_path_factory):
+    """A real Neo4j 5.26 for the session, started by tools/neo4j (no Docker), stopped at the end.
+
+    The password goes in a file only its owner can read, never on the command line.
+    """
     import subprocess
     import threading
+    import time
 
     from kg.store.neo4j import Neo4jSettings
 
     start = ROOT / "tools" / "neo4j" / "start.sh"
+    secret = tmp_path_factory.mktemp("neo4j-secret") / "password"
+    secret.touch(mode=0o600)
+    secret.write_text(NEO4J_PASSWORD + "\n", encoding="utf-8")
     proc = subprocess.Popen(
-        [str(start), "--port", "0", "--password", NEO4J_PASSWORD],
+        [str(start), "--port", "0", "--password-file", str(secret)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -135,6 +149,11 @@ def neo4j_server():
         proc.kill()
         pytest.fail("Neo4j did not start (tools/neo4j/start.sh):\n" + "".join(stderr[-30:]))
     uri = lines[0].split()[1]
+    for _ in range(50):  # the "ready" line with the home folder comes just before the BOLT line
+        if homes := [ln.rsplit(" home ", 1)[1].strip() for ln in stderr if "kg-neo4j: ready" in ln]:
+            NEO4J_PROCESS.update(pid=proc.pid, home=Path(homes[0]))
+            break
+        time.sleep(0.1)
     yield Neo4jSettings(uri=uri, user="neo4j", password=NEO4J_PASSWORD)
     proc.stdin.close()  # type: ignore[union-attr]
     try:

@@ -11,7 +11,7 @@ import networkx as nx
 from kg.store import read_embedded
 from kg.store.export import admin_import_args, export
 from kg.store.neo4j import Neo4jSettings, read_neo4j
-from tests.conftest import NEO4J_PASSWORD, ROOT
+from tests.conftest import NEO4J_ENV, NEO4J_PASSWORD, ROOT
 
 NEO4J = ROOT / "tools" / "neo4j"
 
@@ -35,7 +35,7 @@ def test_neo4j_admin_import_into_a_fresh_database(tmp_path, sample_run, neo4j_se
     )  # fmt: skip
     assert imported.returncode == 0, imported.stdout[-2000:] + imported.stderr[-2000:]
     server = subprocess.Popen(
-        [str(NEO4J / "start.sh"), "--port", "0", "--data", str(home), "--password", NEO4J_PASSWORD],
+        [str(NEO4J / "start.sh"), "--port", "0", "--data", str(home)], env=NEO4J_ENV,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:

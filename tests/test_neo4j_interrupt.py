@@ -10,7 +10,7 @@ import time
 
 from kg.store import read_embedded
 from kg.store.neo4j import Neo4jSettings, query_neo4j, read_neo4j
-from tests.conftest import NEO4J_PASSWORD, ROOT
+from tests.conftest import NEO4J_ENV, NEO4J_PASSWORD, ROOT
 
 
 def _canon(G):
@@ -62,8 +62,8 @@ def test_server_killed_mid_load_then_restarted(tmp_path, sample_run):
 
     def start() -> tuple[subprocess.Popen, Neo4jSettings]:
         server = subprocess.Popen(
-            [str(ROOT / "tools" / "neo4j" / "start.sh"), "--port", "0", "--data", str(home), "--password",
-             NEO4J_PASSWORD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            [str(ROOT / "tools" / "neo4j" / "start.sh"), "--port", "0", "--data", str(home)], env=NEO4J_ENV,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         )  # fmt: skip
         line = server.stdout.readline()  # type: ignore[union-attr]
         assert line.startswith("BOLT "), "Neo4j did not start"

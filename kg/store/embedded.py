@@ -16,7 +16,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kg.errors import StoreError
-from kg.store import cypher
+from kg.store import cypher, readonly
+from kg.store.readonly import DEFAULT_TIMEOUT
 from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
 
 #: Where the default pipeline writes the embedded store; `kg query` and `kg viz` read it.
@@ -146,15 +147,24 @@ def _copy(conn: Any, table: str, rows: list[dict[str, Any]], props: list[tuple[s
     return len(rows)
 
 
-def query_embedded(path: str | Path, query: str, params: Mapping[str, Any] | None = None) -> QueryResult:
-    """Run one Cypher query read-only against the database at ``path``."""
-    with reader(path) as run:
+def query_embedded(
+    path: str | Path, query: str, params: Mapping[str, Any] | None = None, *, timeout: float = DEFAULT_TIMEOUT
+) -> QueryResult:
+    """Run a user's Cypher query against the database at ``path``: one statement that only reads
+    (anything else is refused, see :mod:`kg.store.readonly`), stopped after ``timeout`` seconds."""
+    with reader(path, user=True, timeout=timeout) as run:
         return run(query, params)
 
 
 @contextmanager
-def reader(path: str | Path) -> Iterator[Callable[..., QueryResult]]:
-    """One read-only connection to the database at ``path``, as a function that runs queries."""
+def reader(
+    path: str | Path, *, user: bool = False, timeout: float | None = None
+) -> Iterator[Callable[..., QueryResult]]:
+    """One read-only connection to the database at ``path``, as a function that runs queries.
+
+    With ``user``, each query is a user's and goes through :func:`kg.store.readonly.run_ladybug`
+    first; ``timeout`` (seconds) stops any query that runs longer.
+    """
     import ladybug
 
     path = Path(path)
@@ -165,11 +175,18 @@ def reader(path: str | Path) -> Iterator[Callable[..., QueryResult]]:
     except RuntimeError as exc:
         raise StoreError(f"cannot open {path}: {exc}") from exc
     conn = ladybug.Connection(db)
+    if timeout is not None:
+        conn.set_query_timeout(max(1, round(timeout * 1000)))
 
     def run(query: str, params: Mapping[str, Any] | None = None) -> QueryResult:
         try:
-            result = conn.execute(query, dict(params or {}))
+            if user:
+                result = readonly.run_ladybug(conn, query, params or {})
+            else:
+                result = conn.execute(query, dict(params or {}))
         except RuntimeError as exc:
+            if timeout is not None and readonly.timed_out(str(exc)):
+                raise StoreError(readonly.stopped(timeout)) from exc
             raise StoreError(f"query failed: {_first_line(exc)}") from exc
         if isinstance(result, list):
             result = result[-1]

@@ -19,11 +19,12 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import networkx as nx
 
 from kg.errors import StoreError
-from kg.store import cypher
+from kg.store import cypher, readonly
 from kg.store.embedded import QueryResult
 from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
 
@@ -31,19 +32,42 @@ log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH = 5000
+#: The URI schemes of the Neo4j driver: plain, TLS (+s) and TLS with any certificate (+ssc).
+SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
 @dataclass(frozen=True)
 class Neo4jSettings:
-    """Where and how to connect. The password is never logged or shown in ``repr``."""
+    """Where and how to connect. The password is never logged or shown in ``repr``; a URI that
+    holds credentials (``bolt://user:pw@host``) is refused, as is one the driver cannot use.
+
+    >>> Neo4jSettings(uri="bolt://neo4j:secret@localhost:7687")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kg.errors.StoreError: the Neo4j URI bolt://***@localhost:7687 holds credentials: give the user with --user ...
+    """
 
     uri: str = DEFAULT_URI
     user: str = "neo4j"
     password: str = ""
     database: str | None = None
 
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.uri)
+        if "@" in parts.netloc:
+            raise StoreError(
+                f"the Neo4j URI {redact(self.uri)} holds credentials: give the user with --user or NEO4J_USER "
+                "and the password in NEO4J_PASSWORD"
+            )
+        if parts.scheme not in SCHEMES or not parts.hostname:
+            raise StoreError(
+                f"cannot use the Neo4j URI {self.uri!r}: give bolt://HOST:PORT or neo4j://HOST:PORT "
+                "(+s or +ssc after the scheme for TLS), e.g. bolt://localhost:7687"
+            )
+
     def __repr__(self) -> str:
-        return f"Neo4jSettings(uri={self.uri!r}, user={self.user!r}, password='***', database={self.database!r})"
+        return (f"Neo4jSettings(uri={redact(self.uri)!r}, user={self.user!r}, password='***', "
+                f"database={self.database!r})")  # fmt: skip
 
     @classmethod
     def from_env(cls, **overrides: str | None) -> Neo4jSettings:
@@ -75,6 +99,18 @@ def _driver(settings: Neo4jSettings) -> Any:
 def _message(exc: Exception) -> str:
     msg = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     return msg.strip().splitlines()[0]
+
+
+def redact(uri: str) -> str:
+    """``uri`` without the credentials it may hold: ``bolt://u:pw@host`` -> ``bolt://***@host``.
+
+    >>> redact("neo4j+s://neo4j:pw@db.example.org:7687/x")
+    'neo4j+s://***@db.example.org:7687/x'
+    """
+    parts = urlsplit(uri)
+    if "@" not in parts.netloc:
+        return uri
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
 
 
 def _batches(rows: list[Any], size: int) -> Iterator[list[Any]]:
@@ -141,29 +177,60 @@ def write_neo4j(
 
 
 def query_neo4j(
-    settings: Neo4jSettings, query: str, params: Mapping[str, Any] | None = None, *, write: bool = False
+    settings: Neo4jSettings,
+    query: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    write: bool = False,
+    timeout: float = readonly.DEFAULT_TIMEOUT,
 ) -> QueryResult:
-    """Run one query; read-only unless ``write`` (Neo4j refuses writes in a read transaction)."""
-    with _session(settings) as run:
-        return run(query, params, write=write)
+    """Run a user's query in a read transaction (a write one if ``write``), stopped after
+    ``timeout`` seconds. Only reads are let through, or with ``write`` reads and writes: never
+    files, URLs, procedures off a short list or administration (see :mod:`kg.store.readonly`)."""
+    readonly.check_text(query, "neo4j")
+    with _session(settings, write=write) as run:
+        return run(query, params, timeout=timeout, user=True)
 
 
 @contextmanager
-def _session(settings: Neo4jSettings) -> Iterator[Callable[..., QueryResult]]:
-    """One driver and session, as a function that runs a query in a managed transaction."""
+def _session(settings: Neo4jSettings, *, write: bool = False) -> Iterator[Callable[..., QueryResult]]:
+    """One driver and session, as a function that runs a query in a managed transaction: a read
+    one unless ``write``, stopped after ``timeout`` seconds; with ``user``, Neo4j's plan of the
+    query is checked first (:func:`kg.store.readonly.check_neo4j_plan`)."""
     import neo4j
 
     driver = _driver(settings)
     try:
-        with driver.session(database=settings.database) as session:
+        access = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+        with driver.session(database=settings.database, default_access_mode=access) as session:
 
-            def run(query: str, params: Mapping[str, Any] | None = None, *, write: bool = False) -> QueryResult:
+            def run(
+                query: str,
+                params: Mapping[str, Any] | None = None,
+                *,
+                timeout: float | None = None,
+                user: bool = False,
+            ) -> QueryResult:
+                @neo4j.unit_of_work(timeout=timeout)
                 def work(tx: Any) -> QueryResult:
+                    if user:
+                        summary = tx.run("EXPLAIN " + query, dict(params or {})).consume()
+                        readonly.check_neo4j_plan(summary.query_type, summary.plan, write=write)
                     result = tx.run(query, dict(params or {}))
                     keys = list(result.keys())
                     return QueryResult(keys, [[_plain(v) for v in record.values()] for record in result])
 
-                return session.execute_write(work) if write else session.execute_read(work)
+                try:
+                    return session.execute_write(work) if write else session.execute_read(work)
+                except neo4j.exceptions.Neo4jError as exc:
+                    code = exc.code or ""
+                    if timeout is not None and "TransactionTimedOut" in code:
+                        raise StoreError(readonly.stopped(timeout)) from exc
+                    if code.endswith("Statement.AccessMode"):
+                        raise readonly.QueryRefused(
+                            f"refused: kg query is read-only and this statement writes ({_message(exc)})"
+                        ) from exc
+                    raise
 
             yield run
     except neo4j.exceptions.Neo4jError as exc:

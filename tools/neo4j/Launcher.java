@@ -2,15 +2,21 @@
 //
 // Run in Java source-file mode (no build step), jars fetched by pom.xml into lib/:
 //
-//   java $(cat tools/neo4j/jvm.flags) -cp 'tools/neo4j/lib/*' tools/neo4j/Launcher.java \
-//        [--port N] [--data DIR] [--password PW] [--ignore-stdin]
+//   NEO4J_PASSWORD=... java $(cat tools/neo4j/jvm.flags) -cp 'tools/neo4j/lib/*' tools/neo4j/Launcher.java \
+//        [--port N] [--data DIR] [--password-file FILE] [--ignore-stdin]
 //
-//   --port N        Bolt port on 127.0.0.1; 0 or absent = a free port chosen by the OS.
-//   --data DIR      Neo4j home/data directory, kept after exit. Absent = a fresh temp dir,
-//                   deleted on exit.
-//   --password PW   password of user "neo4j" (auth is enabled); >= 8 chars, default kgtestpass.
-//   --ignore-stdin  do not shut down when stdin reaches EOF (for manual/background runs
-//                   with stdin=/dev/null). Default: EOF on stdin => clean shutdown.
+//   --port N              Bolt port on 127.0.0.1; 0 or absent = a free port chosen by the OS.
+//   --data DIR            Neo4j home/data directory (mode 0700), kept after exit. Absent = a fresh
+//                         temp dir, deleted on exit.
+//   --password-file FILE  read the password of user "neo4j" from FILE (first line), which only
+//                         its owner may read (mode 0600 or 0400). Without it the password comes
+//                         from $NEO4J_PASSWORD. Never a command-line value: `ps` shows those, and
+//                         Neo4j's debug.log records the command line. >= 8 characters.
+//   --ignore-stdin        do not shut down when stdin reaches EOF (for manual/background runs
+//                         with stdin=/dev/null). Default: EOF on stdin => clean shutdown.
+//
+// LOAD CSV can read no file (file URLs are off, the import directory is an empty folder of the
+// home) and fetch no URL (every address is blocked).
 //
 // Protocol: when the server accepts Bolt connections, exactly one line
 //   BOLT bolt://127.0.0.1:PORT
@@ -22,10 +28,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
@@ -42,12 +53,16 @@ import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.kernel.internal.GraphDatabaseAPI;
 
+import inet.ipaddr.IPAddressString;
+
 public class Launcher {
     private static final PrintStream OUT = System.out; // reserved for the single BOLT line
     private static final Object LOCK = new Object();
     private static DatabaseManagementService dbms;
     private static Path tempHome;
     private static volatile boolean stopped;
+    private static final String USAGE =
+            "usage: NEO4J_PASSWORD=... Launcher [--port N] [--data DIR] [--password-file FILE] [--ignore-stdin]";
 
     public static void main(String[] args) throws Exception {
         // Neo4j (and its deps) must never write to our stdout: the parent parses it.
@@ -55,7 +70,7 @@ public class Launcher {
 
         int port = 0;
         Path data = null;
-        String password = "kgtestpass";
+        Path passwordFile = null;
         boolean watchStdin = true;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -63,10 +78,13 @@ public class Launcher {
                 switch (a) {
                     case "--port": port = Integer.parseInt(args[++i]); break;
                     case "--data": data = Path.of(args[++i]); break;
-                    case "--password": password = args[++i]; break;
+                    case "--password-file": passwordFile = Path.of(args[++i]); break;
+                    case "--password":
+                        usage("--password is gone (a command line is public): set NEO4J_PASSWORD or use --password-file");
+                        break;
                     case "--ignore-stdin": watchStdin = false; break;
                     case "-h": case "--help":
-                        System.err.println("usage: Launcher [--port N] [--data DIR] [--password PW] [--ignore-stdin]");
+                        System.err.println(USAGE);
                         System.exit(0);
                     default: usage("unknown argument: " + a);
                 }
@@ -75,16 +93,20 @@ public class Launcher {
             }
         }
         if (port < 0 || port > 65535) usage("port out of range: " + port);
+        String password = readPassword(passwordFile);
         if (password.length() < 8) usage("password must be at least 8 characters");
 
         Path home;
         if (data == null) {
-            tempHome = Files.createTempDirectory("kg-neo4j-");
+            tempHome = Files.createTempDirectory("kg-neo4j-");  // mode 0700
             home = tempHome;
         } else {
             Files.createDirectories(data);
             home = data.toAbsolutePath();
+            // Neo4j's logs and store are for the server's owner only
+            Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
         }
+        Path importDir = Files.createDirectories(home.resolve("import"));
 
         Runtime.getRuntime().addShutdownHook(new Thread(Launcher::stop, "kg-neo4j-shutdown"));
 
@@ -102,6 +124,12 @@ public class Launcher {
                                 HttpsConnector.enabled, false,
                                 GraphDatabaseSettings.auth_enabled, true,
                                 GraphDatabaseSettings.udc_enabled, false))
+                        // LOAD CSV: no file URLs (and an empty import dir), no address to fetch from
+                        .setConfig(Map.of(
+                                GraphDatabaseSettings.allow_file_urls, false,
+                                GraphDatabaseSettings.load_csv_file_url_root, importDir,
+                                GraphDatabaseInternalSettings.cypher_ip_blocklist,
+                                List.of(new IPAddressString("0.0.0.0/0"), new IPAddressString("::/0"))))
                         // small footprint: tests run beside it on a 2-core machine
                         .setConfig(Map.of(
                                 GraphDatabaseSettings.pagecache_memory, 64L << 20,
@@ -189,9 +217,28 @@ public class Launcher {
         }
     }
 
+    /** The password from FILE (first line; only its owner may read it) or else $NEO4J_PASSWORD. */
+    private static String readPassword(Path file) throws IOException {
+        if (file == null) {
+            String env = System.getenv("NEO4J_PASSWORD");
+            if (env == null || env.isEmpty()) usage("set NEO4J_PASSWORD or give --password-file FILE");
+            return env;
+        }
+        if (!Files.isRegularFile(file)) usage("no password file at " + file);
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
+        for (PosixFilePermission p : perms) {
+            if (p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_")) {
+                usage("password file " + file + " is readable by others (mode "
+                        + PosixFilePermissions.toString(perms) + "): chmod 600 it");
+            }
+        }
+        List<String> lines = Files.readAllLines(file);
+        return lines.isEmpty() ? "" : lines.get(0).strip();
+    }
+
     private static void usage(String msg) {
         System.err.println("kg-neo4j: " + msg);
-        System.err.println("usage: Launcher [--port N] [--data DIR] [--password PW] [--ignore-stdin]");
+        System.err.println(USAGE);
         System.exit(2);
     }
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Start a real Neo4j 5.26 (embedded, community) with Bolt on 127.0.0.1.
-#   tools/neo4j/start.sh [--port N] [--data DIR] [--password PW] [--ignore-stdin]
+#   NEO4J_PASSWORD=... tools/neo4j/start.sh [--port N] [--data DIR] [--ignore-stdin]
+#   tools/neo4j/start.sh --password-file FILE [--port N] [--data DIR] [--ignore-stdin]
+# The password of user neo4j comes from $NEO4J_PASSWORD or a file only its owner can read,
+# never from the command line (see Launcher.java).
 # Prints one line "BOLT bolt://127.0.0.1:PORT" on stdout when ready (logs go to stderr).
 # Stops on SIGTERM/SIGINT or when its stdin is closed (give it a pipe; stdin=/dev/null
 # means "stop at once" unless --ignore-stdin is passed).

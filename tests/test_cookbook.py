@@ -29,9 +29,9 @@ def test_every_parameter_has_a_documented_default(dialect):
         assert set(q.defaults) == set(q.params), name
 
 
-def test_cookbook_queries_answer_with_their_defaults_alone(sample_run):
-    """Every query by name, without -p, on the real embedded store the sample pipeline wrote."""
-    out, _ = sample_run
+def test_cookbook_queries_answer_with_their_defaults_alone(default_run):
+    """Every query by name, without -p, on the real embedded store the default pipeline wrote."""
+    out, _ = default_run
     for name in cookbook.names():
         text, args = cookbook.prepare(name, "ladybug")
         assert query_embedded(out / "kg.lbug", text, args).rows, f"{name} answers nothing with its defaults {args}"

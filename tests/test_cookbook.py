@@ -159,3 +159,21 @@ def test_query_view_is_the_same_from_both_stores(sample_run, neo4j_sample):
     assert from_embedded.number_of_nodes() > 10
     assert sorted(from_embedded.nodes) == sorted(from_neo4j.nodes)
     assert sorted(map(sorted, from_embedded.edges)) == sorted(map(sorted, from_neo4j.edges))
+
+
+def test_a_cookbook_table_is_drawn_the_same_from_both_stores(sample_run, neo4j_sample, params):
+    """`kg viz query related_papers`: the paper, the papers its table names and the concepts they share."""
+    from kg.viz import graph_from_rows
+
+    out, _ = sample_run
+    G = read_embedded(out / "kg.lbug")
+    args = {"paper": params["paper"], "limit": 10}
+    rows = query_embedded(out / "kg.lbug", cookbook.load("related_papers", "ladybug").text, args).rows
+    from_embedded = graph_from_rows(rows, G, params=args)
+    rows = query_neo4j(neo4j_sample, cookbook.load("related_papers", "neo4j").text, args).rows
+    from_neo4j = graph_from_rows(rows, G, params=args)
+    papers = {n for n in from_embedded if n.startswith("paper:")}
+    assert f"paper:{params['paper']}" in papers and len(papers) == 11
+    assert any(n.startswith("concept:") for n in from_embedded)
+    assert sorted(from_embedded.nodes) == sorted(from_neo4j.nodes)
+    assert sorted(map(sorted, from_embedded.edges)) == sorted(map(sorted, from_neo4j.edges))

@@ -22,13 +22,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## make run: set up, then run the default pipeline on the bundled sample into out/
+## make run: set up, then run the default pipeline on the bundled sample (300 arXiv abstracts on
+## training and serving large models) into out/
 run: $(STAMP)
 	$(BIN)/kg run pipelines/sample.toml
 	@echo
-	@echo "Try a query:"
-	@echo '  .venv/bin/kg query "MATCH (c:Concept) RETURN c.name, c.type, c.paper_count ORDER BY c.paper_count DESC LIMIT 10"'
-	@echo "Open the page: out/graph.html"
+	@echo "Open in a browser: out/graph.html (papers and concepts), out/concepts.html (the concept map), out/report.html"
+	@echo "Try a query: what these papers pair with the KV cache (source .venv/bin/activate to call kg alone):"
+	@echo '  .venv/bin/kg query cooccurring_concepts -p concept="key value cache" -p limit=10'
 
 ## make test: everything the tests need (Chromium included), then the whole suite and the linters
 test: $(STAMP) chromium $(NEO4J_JAR) lint

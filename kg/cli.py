@@ -340,7 +340,9 @@ def viz(
     neo4j: Annotated[bool, typer.Option("--neo4j", help="Read the graph from Neo4j (NEO4J_URI, ...).")] = False,
     around: Annotated[str | None, typer.Option(help="ego: the paper id, concept key or name at the centre.")] = None,
     depth: Annotated[int, typer.Option(help="ego: how many steps out from the centre.")] = 1,
-    query: Annotated[str | None, typer.Option(help="query: Cypher returning nodes, relationships or paths.")] = None,
+    query: Annotated[
+        str | None, typer.Option(help="query: Cypher (nodes, paths, or paper ids / concept names) or a cookbook name.")
+    ] = None,
     param: Annotated[list[str], typer.Option("--param", "-p", help="query: parameter name=value.")] = [],  # noqa: B006
     max_nodes: Annotated[int, typer.Option(help="Most nodes to show; the most important are kept.")] = 2000,
     colour_by: Annotated[str, typer.Option(help="type or community (default: community for maps).")] = "",
@@ -350,7 +352,8 @@ def viz(
     """Write one view of the graph as a self-contained, offline HTML page.
 
     Views: graph (papers and concepts), concepts (co-occurrence map), papers (papers linked by
-    shared concepts), ego (--around X --depth N), query (--query "MATCH p=... RETURN p").
+    shared concepts), ego (--around X --depth N), query (--query "MATCH p=... RETURN p", or a
+    cookbook name: --query top_concepts draws the concepts it lists and their links).
 
     Example: kg viz concepts -o out/concepts.html
     """
@@ -399,13 +402,14 @@ def viz(
             raise KGError('the query view needs --query "MATCH p=... RETURN p"')
         from kg.store import cookbook
 
-        if neo4j:
-            rows = query_neo4j(settings, *cookbook.prepare(query, "neo4j", _params(param))).rows
-        else:
-            rows = query_embedded(db, *cookbook.prepare(query, "ladybug", _params(param))).rows
-        H = graph_from_rows(rows, G)
+        text, args = cookbook.prepare(query, "neo4j" if neo4j else "ladybug", _params(param))
+        rows = query_neo4j(settings, text, args).rows if neo4j else query_embedded(db, text, args).rows
+        H = graph_from_rows(rows, G, params=args)
         if H.number_of_nodes() == 0:
-            raise KGError("the query returned no Paper or Concept nodes to draw (return nodes or paths)")
+            raise KGError(
+                "the query returned no Paper or Concept nodes to draw: return nodes or paths, or columns of paper "
+                "ids, concept keys or concept names"
+            )
     else:
         H = {"graph": full_view, "concepts": concept_map, "papers": paper_map}[view](G)
     result = write_html(

@@ -9,6 +9,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "acl-sample.jsonl"
+#: The default pipeline's sample (pipelines/sample.toml): arXiv abstracts on training and serving large models.
+DEFAULT_SAMPLE = ROOT / "data" / "sample" / "arxiv-llm-sample.jsonl"
 SHARED = ROOT.parent / "shared" / "data"
 
 
@@ -19,17 +21,26 @@ def nlp():
     return load_pipeline()
 
 
-@pytest.fixture(scope="session")
-def sample_run(tmp_path_factory):
-    """The default pipeline run once on the bundled sample, into a temporary folder."""
+def _run(tmp_path_factory, pipeline: str, sample: Path):
     from kg.pipeline import load_pipeline_file, run_pipeline
 
-    out = tmp_path_factory.mktemp("sample-run")
+    out = tmp_path_factory.mktemp(pipeline.removesuffix(".toml") + "-run")
     overrides = [f'outputs.{name}="{out / file}"' for name, file in OUTPUTS.items()]
-    spec = load_pipeline_file(ROOT / "pipelines" / "sample.toml", overrides)
-    spec.sources[0].path = SAMPLE
-    report = run_pipeline(spec)
-    return out, report
+    spec = load_pipeline_file(ROOT / "pipelines" / pipeline, overrides)
+    spec.sources[0].path = sample
+    return out, run_pipeline(spec)
+
+
+@pytest.fixture(scope="session")
+def sample_run(tmp_path_factory):
+    """The ACL sample pipeline (pipelines/acl-sample.toml) run once, into a temporary folder."""
+    return _run(tmp_path_factory, "acl-sample.toml", SAMPLE)
+
+
+@pytest.fixture(scope="session")
+def default_run(tmp_path_factory):
+    """The default pipeline (pipelines/sample.toml, what `make run` runs) run once, into a temporary folder."""
+    return _run(tmp_path_factory, "sample.toml", DEFAULT_SAMPLE)
 
 
 OUTPUTS = {

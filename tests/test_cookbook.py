@@ -29,9 +29,9 @@ def test_every_parameter_has_a_documented_default(dialect):
         assert set(q.defaults) == set(q.params), name
 
 
-def test_cookbook_queries_answer_with_their_defaults_alone(sample_run):
-    """Every query by name, without -p, on the real embedded store the sample pipeline wrote."""
-    out, _ = sample_run
+def test_cookbook_queries_answer_with_their_defaults_alone(default_run):
+    """Every query by name, without -p, on the real embedded store the default pipeline wrote."""
+    out, _ = default_run
     for name in cookbook.names():
         text, args = cookbook.prepare(name, "ladybug")
         assert query_embedded(out / "kg.lbug", text, args).rows, f"{name} answers nothing with its defaults {args}"
@@ -157,5 +157,23 @@ def test_query_view_is_the_same_from_both_stores(sample_run, neo4j_sample):
     from_embedded = graph_from_rows(query_embedded(out / "kg.lbug", q, {"k": "large language model"}).rows, G)
     from_neo4j = graph_from_rows(query_neo4j(neo4j_sample, q, {"k": "large language model"}).rows, G)
     assert from_embedded.number_of_nodes() > 10
+    assert sorted(from_embedded.nodes) == sorted(from_neo4j.nodes)
+    assert sorted(map(sorted, from_embedded.edges)) == sorted(map(sorted, from_neo4j.edges))
+
+
+def test_a_cookbook_table_is_drawn_the_same_from_both_stores(sample_run, neo4j_sample, params):
+    """`kg viz query related_papers`: the paper, the papers its table names and the concepts they share."""
+    from kg.viz import graph_from_rows
+
+    out, _ = sample_run
+    G = read_embedded(out / "kg.lbug")
+    args = {"paper": params["paper"], "limit": 10}
+    rows = query_embedded(out / "kg.lbug", cookbook.load("related_papers", "ladybug").text, args).rows
+    from_embedded = graph_from_rows(rows, G, params=args)
+    rows = query_neo4j(neo4j_sample, cookbook.load("related_papers", "neo4j").text, args).rows
+    from_neo4j = graph_from_rows(rows, G, params=args)
+    papers = {n for n in from_embedded if n.startswith("paper:")}
+    assert f"paper:{params['paper']}" in papers and len(papers) == 11
+    assert any(n.startswith("concept:") for n in from_embedded)
     assert sorted(from_embedded.nodes) == sorted(from_neo4j.nodes)
     assert sorted(map(sorted, from_embedded.edges)) == sorted(map(sorted, from_neo4j.edges))

@@ -183,7 +183,7 @@ def test_same_paper_from_two_sources_is_merged_and_accounted_for(tmp_path):
     assert "Pre-training of Deep Bidirectional" in merged[0]["raw"]
 
 
-@pytest.mark.parametrize("name", ["sample.toml", "acl-full.toml", "bibtex.toml"])
+@pytest.mark.parametrize("name", ["sample.toml", "acl-sample.toml", "acl-full.toml", "bibtex.toml"])
 def test_shipped_pipelines_are_valid(name):
     spec = load_pipeline_file(ROOT / "pipelines" / name)
     assert spec.sources and spec.outputs.report

@@ -143,7 +143,7 @@ def _open(browser, path: Path):
 def test_sample_report_in_chromium(sample_report, browser):
     page, errors, requests = _open(browser, sample_report.html)
     try:
-        assert page.title() == "What the graph tells: sample"
+        assert page.title() == "What the graph tells: acl-sample"
         images = page.evaluate("[...document.images].map(i => [i.complete, i.naturalWidth, i.alt])")
         assert len(images) == sample_report.charts >= 5
         assert all(complete and width > 0 and alt for complete, width, alt in images)
@@ -169,7 +169,7 @@ def test_markup_in_the_data_runs_nothing_in_chromium(evil_graph, tmp_path, brows
 
 def test_sample_markdown(sample_report):
     md = sample_report.markdown.read_text(encoding="utf-8")
-    assert md.startswith("# What the graph tells: sample")
+    assert md.startswith("# What the graph tells: acl-sample")
     for heading in ("## The corpus", "## Communities", "## Emerging concepts", "## Data quality"):
         assert heading in md
     assert "| read | 300 |" in md

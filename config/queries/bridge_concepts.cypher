@@ -1,5 +1,5 @@
 // Concepts that bridge two communities: mentioned by papers of both venues.
-// params: venue_a = "ACL", venue_b = "EMNLP" (venues as written in the records), limit = 20
+// params: venue_a = "arXiv", venue_b = "arXiv" (venues as written in the records; the default sample has only arXiv), limit = 20
 // Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (a:Paper)-[:MENTIONS]->(c:Concept)<-[:MENTIONS]-(b:Paper)
 WHERE a.venue = $venue_a AND b.venue = $venue_b AND NOT coalesce(c.generic, false)

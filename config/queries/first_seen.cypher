@@ -1,5 +1,5 @@
 // Concepts first seen in a given year (no earlier paper mentions them).
-// params: year = 2024, limit = 20
+// params: year = 2025, limit = 20
 // Generic concepts ("computational cost", "downstream task": Concept.generic) are left out.
 MATCH (p:Paper)-[:MENTIONS]->(c:Concept)
 WHERE p.year IS NOT NULL AND NOT coalesce(c.generic, false)

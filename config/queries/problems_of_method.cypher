@@ -1,5 +1,5 @@
 // The problems addressed by papers that use or propose a method.
-// params: method = "large language model" (a concept key), limit = 20
+// params: method = "knowledge distillation" (a concept key), limit = 20
 MATCH (p:Paper)-[m:MENTIONS]->(:Concept {key: $method})
 WHERE m.role IN ['uses', 'proposes']
 MATCH (p)-[:MENTIONS]->(pr:Concept)

@@ -1,5 +1,5 @@
 // Papers sharing the most concepts with paper P, and which concepts.
-// params: paper = "acl:2023.bionlp-1.31" (a paper id), limit = 20
+// params: paper = "arxiv:2509.19855" (a paper id), limit = 20
 MATCH (p:Paper {id: $paper})-[:MENTIONS]->(c:Concept)<-[:MENTIONS]-(q:Paper)
 WHERE q.id <> p.id
 WITH q, count(c) AS shared, collect(c.name) AS concepts

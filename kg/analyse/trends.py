@@ -98,8 +98,8 @@ def trends(
 ) -> Trends:
     """Yearly counts of every concept, and the concepts that grow (emerging) and shrink (fading) most.
 
-    The recent window is the last ``recent_years`` years of the corpus, the baseline the
-    ``baseline_years`` years before it. A concept's growth is
+    The recent window is the last ``recent_years`` years of the corpus (at most half of the
+    years it spans), the baseline the ``baseline_years`` years before it. A concept's growth is
     ``log2(((r + p_r) / R) / ((b + p_b) / B))``: ``r`` and ``b`` are its papers in the recent and
     baseline windows, ``R`` and ``B`` all the papers in them, ``p_r`` and ``p_b`` one pseudo-paper
     split between the windows by their size (:data:`PRIOR`). +1 means its share doubled.
@@ -143,6 +143,8 @@ def trends(
     if not per_year:
         return Trends(per_year, yearly, first_year, growth, None, None, [], [])
     last = max(per_year)
+    # a corpus of few years (the default sample's 2024-2026) compares its later half with the years before
+    recent_years = min(recent_years, max(1, (last - min(per_year) + 1) // 2))
     recent = (last - recent_years + 1, last)
     baseline = (recent[0] - baseline_years, recent[0] - 1)
     n_recent = sum(n for y, n in per_year.items() if recent[0] <= y <= recent[1])

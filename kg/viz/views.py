@@ -116,11 +116,25 @@ def with_communities(H: nx.Graph, G: nx.DiGraph, *, seed: int = 7) -> nx.Graph:
     return H
 
 
-def graph_from_rows(rows: list[list[Any]], G: nx.DiGraph | None = None) -> nx.Graph:
+def graph_from_rows(
+    rows: list[list[Any]], G: nx.DiGraph | None = None, *, params: dict[str, Any] | None = None
+) -> nx.Graph:
     """The nodes, relationships and paths in query results (either store) as a view graph.
 
     Values may be LadybugDB dicts (``_LABEL``, ``_NODES``...) or the dicts kg makes of Neo4j
     nodes, relationships and paths. With ``G``, nodes take their full attributes from it.
+
+    Results with no node, relationship or path in them (a table, as the cookbook's queries
+    return) are drawn from ``G`` when it is given: the nodes that whole columns name (every text
+    in the column is a paper id, a concept key or a concept name), the nodes the query's
+    ``params`` name (a paper id or concept key: the paper of ``related_papers``), and every link
+    ``G`` has among them.
+
+    >>> G = nx.DiGraph()
+    >>> G.add_node("concept:x", kind="Concept", key="x", name="X"); G.add_node("concept:y", kind="Concept", key="y")
+    >>> G.add_edge("concept:x", "concept:y", rel="CO_OCCURS", weight=2)
+    >>> sorted(graph_from_rows([["X", 3], ["y", 2]], G).edges())
+    [('concept:x', 'concept:y')]
     """
     H = nx.Graph()
     pending: list[tuple[Any, Any, dict[str, Any]]] = []
@@ -162,7 +176,30 @@ def graph_from_rows(rows: list[list[Any]], G: nx.DiGraph | None = None) -> nx.Gr
     for src, dst, data in pending:
         if src in ids and dst in ids:
             H.add_edge(ids[src], ids[dst], **data)
+    if H.number_of_nodes() == 0 and G is not None:
+        links = ("MENTIONS", "SHARES_CONCEPTS", "CO_OCCURS", *RELATION_TYPES)
+        return _view(G, _named_nodes(rows, G, params or {}), links)
     return H
+
+
+def _named_nodes(rows: list[list[Any]], G: nx.DiGraph, params: dict[str, Any]) -> set[str]:
+    """The nodes of ``G`` that whole columns of ``rows``, or the values of ``params``, name."""
+    names: dict[str, set[str]] = {}
+    for n, d in G.nodes(data=True):
+        if d.get("kind") == "Paper":
+            names.setdefault(str(d.get("id")), set()).add(n)
+        elif d.get("kind") == "Concept":
+            for name in (d.get("key"), d.get("name")):
+                names.setdefault(str(name), set()).add(n)
+    found: set[str] = set()
+    for column in zip(*rows, strict=True):
+        values = [v for cell in column for v in (cell if isinstance(cell, list) else [cell]) if v is not None]
+        # a column of anything else (types, counts, sentences) names nothing, even where a value looks like a name
+        if values and all(isinstance(v, str) and v in names for v in values):
+            found.update(n for v in values for n in names[v])
+    for value in params.values():
+        found.update(n for n in (f"paper:{value}", f"concept:{value}") if isinstance(value, str) and n in G)
+    return found
 
 
 def _ref(value: Any) -> Any:

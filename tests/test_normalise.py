@@ -293,6 +293,19 @@ def test_new_papers_get_the_keys_of_the_stored_run():
     assert stored.moved_by(tables, Normaliser().generic_heads) == ["'data set' is now 'dataset'"]
 
 
+def test_candidate_phrases_take_their_papers_own_acronyms():
+    # the model's mention was keyed with the abstract's definition at extraction; a candidate
+    # phrase over the same words was not, and split "key value cache" from "kv cache"
+    abstract = ("Storing the Key-Value (KV) cache is costly. Existing KV cache compression methods are "
+                "effective for LLMs.")  # fmt: skip
+    keys, _, _ = _run(
+        _paper("a", abstract, ("Key-Value (KV) cache", "key value cache"),
+               ("KV cache compression methods", "key value cache compression method"),
+               ("KV cache compression", "kv cache compression")),
+    )  # fmt: skip
+    assert keys["a"] == ["key value cache", "key value cache compression", "key value cache compression"]
+
+
 def test_run_acronyms_are_acronyms():
     # a capitalised word in brackets is no short form for the whole run to expand
     abstract = ("This year we focus on the Arabic-English, Chinese-Spanish and pivot Chinese-(English)-Spanish "

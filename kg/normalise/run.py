@@ -289,24 +289,25 @@ def _short(short: str) -> str:
 
 
 def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], norm: Normaliser) -> str | None:
-    """The key of ``m`` with the run's long forms for the bare acronyms its paper does not define.
+    """The key of ``m`` with long forms for its bare acronyms: its paper's own, else the run's.
 
     A mention its abstract keyed by more than its words ("DP-SGD", defined there as a whole;
-    "supervised" of "supervised and unsupervised learning") keeps its key.
+    "supervised" of "supervised and unsupervised learning"; the model's mentions, keyed with the
+    paper's own definitions at extraction) keeps its key; candidate phrases ("KV cache
+    compression" where the abstract defines "Key-Value (KV) cache") take the paper's definitions here.
     """
-    if not acronyms or "(" in m.text:
+    if not (acronyms or own) or "(" in m.text:
         return None
     found = False
 
     def long_form(match: re.Match[str]) -> str:
         nonlocal found
         short = _short(match.group())
-        if short in own:
-            return own[short]
-        if short not in acronyms:
+        long = (own.get(short) if _looks_like_acronym(short) else None) or acronyms.get(short)
+        if long is None:
             return match.group()
         found = True
-        return acronyms[short]
+        return long
 
     text = _WORD.sub(long_form, m.text)
     if not found or norm.key(m.text) != m.concept:

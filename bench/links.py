@@ -11,7 +11,8 @@ graph split 1,800 + 200, linked in full then added to :class:`kg.link.index.Link
 the keys are the same on both sides, so what differs is what the update does not redo: the
 old links keep the weights of the smaller corpus (idf ``log(1 + N/df)`` moves with N and df)
 and old papers' lists are ranked against those; it is measured for 20 to 333 papers added
-too (333 on 1,667 is as many as ``update.refresh = 0.2`` allows). Prints one JSON line per sample.
+too (333 on 1,667 is as many as ``update.refresh = 0.2`` allows). Prints the figures of each
+sample, then one JSON line.
 
 Run: .venv/bin/python bench/links.py [--old 1800] [--new 200] [--set link.top_k=20 ...]
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -161,6 +163,33 @@ def _by_added(G: nx.DiGraph, lines: list[str], link: Any) -> dict[int, dict[str,
     return out
 
 
+def measure(sample: Path, *, n_old: int, n_new: int, sets: list[str]) -> dict[str, object]:
+    """Full run on the first ``n_old`` records, update with the next ``n_new``, rebuild on all; compared."""
+    lines = sample.read_text(encoding="utf-8").splitlines(keepends=True)[: n_old + n_new]
+    with tempfile.TemporaryDirectory(prefix="kg-bench-links-") as tmp:
+        folder = Path(tmp)
+        data, cache = folder / "grown.jsonl", folder / "cache.sqlite"
+        sets = ["update.incremental=true", "update.refresh=1", "analyse.enabled=false", *sets]
+        grown = _pipeline(folder, "grown", data, cache)
+        data.write_text("".join(lines[:n_old]), encoding="utf-8")
+        run_pipeline(load_pipeline_file(grown, sets))
+        data.write_text("".join(lines), encoding="utf-8")
+        second = run_pipeline(load_pipeline_file(grown, sets))
+        assert second.update["mode"] == "incremental", second.update
+        fresh = run_pipeline(load_pipeline_file(_pipeline(folder, "fresh", data, cache), sets))
+        link = load_pipeline_file(grown, sets).link
+        G, F = read_embedded(folder / "out-grown" / "kg.lbug"), read_embedded(folder / "out-fresh" / "kg.lbug")
+    added = {f"paper:{json.loads(line)['id']}" for line in lines[n_old:]}
+    old = {p for p, kind in F.nodes(data="kind") if kind == "Paper"} - added
+    return {
+        "papers": fresh.records["kept"], "added": second.update["papers_added"], "top_k": link.top_k,
+        "max_df": link.max_df, "stored_keys_behind": second.normalise.get("stored_keys_behind"),
+        "pipeline": agreement(stored_links(G), stored_links(F), top_k=link.top_k, new=added & set(F)),
+        "links only": links_only(F, old, top_k=link.top_k, max_df=link.max_df, min_shared=link.min_shared),
+        "links only, by papers added": _by_added(F, lines, link),
+    }  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", type=int, default=1800)
@@ -169,31 +198,11 @@ def main() -> None:
     parser.add_argument("--sample", action="append", choices=sorted(SAMPLES), help="default: both")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    figures = {}
     for name in args.sample or sorted(SAMPLES):
-        lines = SAMPLES[name].read_text(encoding="utf-8").splitlines(keepends=True)[: args.old + args.new]
-        folder = Path(tempfile.mkdtemp(prefix=f"kg-bench-links-{name}-"))
-        data, cache = folder / "grown.jsonl", folder / "cache.sqlite"
-        sets = ["update.incremental=true", "update.refresh=1", "analyse.enabled=false", *args.set]
-        grown = _pipeline(folder, "grown", data, cache)
-        data.write_text("".join(lines[: args.old]), encoding="utf-8")
-        run_pipeline(load_pipeline_file(grown, sets))
-        data.write_text("".join(lines), encoding="utf-8")
-        second = run_pipeline(load_pipeline_file(grown, sets))
-        assert second.update["mode"] == "incremental", second.update
-        fresh = run_pipeline(load_pipeline_file(_pipeline(folder, "fresh", data, cache), sets))
-        spec = load_pipeline_file(grown, sets)
-        G, F = read_embedded(folder / "out-grown" / "kg.lbug"), read_embedded(folder / "out-fresh" / "kg.lbug")
-        top_k = spec.link.top_k
-        added = {f"paper:{json.loads(line)['id']}" for line in lines[args.old :]}
-        old = {p for p, kind in F.nodes(data="kind") if kind == "Paper"} - added
-        print(json.dumps({
-            "bench": "links", "sample": name, "papers": fresh.records["kept"], "added": second.update["papers_added"],
-            "top_k": top_k, "max_df": spec.link.max_df,
-            "stored_keys_behind": second.normalise.get("stored_keys_behind"),
-            "pipeline": agreement(stored_links(G), stored_links(F), top_k=top_k, new=added & set(F)),
-            "links only": links_only(F, old, top_k=top_k, max_df=spec.link.max_df, min_shared=spec.link.min_shared),
-            "links only, by papers added": _by_added(F, lines, spec.link),
-        }))  # fmt: skip
+        figures[name] = measure(SAMPLES[name], n_old=args.old, n_new=args.new, sets=args.set)
+        print(json.dumps({name: figures[name]}, indent=1), file=sys.stderr)
+    print(json.dumps({"bench": "links", **figures}))
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ class LinkIndex:
         #: ``topk[i]``: paper i's ``top_k`` strongest link weights, descending (ties: the other
         #: paper's id ascending), padded with -inf; ``nbr[i]``: those papers' rows, padded with -1.
         self.topk = topk
-        self.nbr = nbr.astype(np.int64)
+        self.nbr = nbr.astype(np.int32)
 
     @classmethod
     def from_graph(cls, G: nx.DiGraph, *, top_k: int) -> LinkIndex:
@@ -85,7 +85,7 @@ class LinkIndex:
         # a paper's top_k are the strongest of its links: the links it was linked for, as the
         # links others keep for it are weaker (kg.link.link_papers; papers are rows in id order)
         topk = np.full((len(papers), top_k), -np.inf)
-        nbr = np.full((len(papers), top_k), -1, dtype=np.int64)
+        nbr = np.full((len(papers), top_k), -1, dtype=np.int32)
         for i, ls in enumerate(links):
             best = sorted(ls)[:top_k]
             topk[i, : len(best)] = [-w for w, _ in best]
@@ -181,7 +181,7 @@ class LinkIndex:
         chosen: set[tuple[int, int]] = set()
         offers: dict[int, list[tuple[float, int]]] = defaultdict(list)  # old paper -> (weight, new paper)
         topk = np.full((n, k), -np.inf)
-        nbr = np.full((n, k), -1, dtype=np.int64)
+        nbr = np.full((n, k), -1, dtype=np.int32)
         topk[:n_old], nbr[:n_old] = self.topk, self.nbr
         # an old paper's k-th strongest link: a new one must rank before it to enter the list
         floor, floor_rank = self.topk[:, k - 1], np.where(self.nbr[:, k - 1] >= 0, rank[self.nbr[:, k - 1]], n)

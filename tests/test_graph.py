@@ -91,8 +91,8 @@ def test_knowledge_graph_combines_all_relations():
     assert rels == ["CO_OCCURS", "MENTIONS", "MENTIONS", "MENTIONS", "MENTIONS", "SHARES_CONCEPTS"]
 
 
-def _brute_force_links(B, *, min_shared=1, min_weight=0.0, max_df=0.1, top_k=20):
-    """Every pair, in plain Python: what link_papers must equal."""
+def _brute_force_scores(B, *, min_shared=1, min_weight=0.0, max_df=0.1):
+    """Every pair, in plain Python: paper -> other paper -> (weight, shared concept keys)."""
     import math
     from collections import defaultdict
 
@@ -100,7 +100,7 @@ def _brute_force_links(B, *, min_shared=1, min_weight=0.0, max_df=0.1, top_k=20)
     n, cap = len(papers), max(2, int(max_df * len(papers)))
     idf = {c: math.log(1 + n / B.in_degree(c)) for c, d in B.nodes(data=True)
            if d["kind"] == "Concept" and not d.get("generic") and 2 <= B.in_degree(c) <= cap}  # fmt: skip
-    edges = {}
+    out = {}
     for p in papers:
         scores, shared = defaultdict(float), defaultdict(dict)
         for c in B.successors(p):
@@ -109,11 +109,21 @@ def _brute_force_links(B, *, min_shared=1, min_weight=0.0, max_df=0.1, top_k=20)
                     share = idf[c] * math.sqrt(B.edges[p, c]["salience"] * B.edges[q, c]["salience"])
                     scores[q] += share
                     shared[q][c] = share
-        ranked = sorted((q for q in scores if len(shared[q]) >= min_shared and scores[q] >= min_weight),
-                        key=lambda q: (-round(scores[q], 9), q))  # fmt: skip
-        for q in ranked[:top_k]:
-            keys = [c.removeprefix("concept:") for c in sorted(shared[q], key=lambda c: (-round(shared[q][c], 9), c))]
-            edges[tuple(sorted((p, q)))] = (round(scores[q], 6), len(keys), keys)
+        out[p] = {}
+        for q in scores:
+            if len(shared[q]) >= min_shared and scores[q] >= min_weight:
+                keys = sorted(shared[q], key=lambda c: (-round(shared[q][c], 9), c))
+                out[p][q] = (round(scores[q], 6), [c.removeprefix("concept:") for c in keys])
+    return out
+
+
+def _brute_force_links(B, *, top_k=20, **settings):
+    """What link_papers must equal: each paper's top_k strongest links (ties by paper id), together."""
+    edges = {}
+    for p, scores in _brute_force_scores(B, **settings).items():
+        for q in sorted(scores, key=lambda q: (-scores[q][0], q))[:top_k]:
+            weight, keys = scores[q]
+            edges[tuple(sorted((p, q)))] = (weight, len(keys), keys)
     return edges
 
 
@@ -132,6 +142,60 @@ def test_link_papers_equals_brute_force_on_random_graphs():
         P = link_papers(B, **kw)
         got = {tuple(sorted((u, v))): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in P.edges(data=True)}
         assert got == _brute_force_links(B, **kw), (trial, kw)
+
+
+def _brute_force_update(B, old, *, top_k, **settings):
+    """The links after adding the papers of ``B`` that are not in ``old`` to those linked in full.
+
+    Old papers keep their top_k of the links they had (with their weights) and of the new
+    papers (weighed in the grown corpus); new papers rank every paper; a link stays where one
+    end ranks it in its top_k.
+    """
+    before = _brute_force_links(B.subgraph(old | {c for p in old for c in B.successors(p)}), top_k=top_k, **settings)
+    scores = _brute_force_scores(B, **settings)
+    offered = {p: {q: (w, len(keys), keys) for q, (w, keys) in ranked.items()} for p, ranked in scores.items()}
+    for (u, v), link in before.items():  # an old paper weighs the links it had as they were stored
+        offered[u][v], offered[v][u] = link, link
+    links = {}
+    for p, ranked in offered.items():
+        candidates = [q for q in ranked if p not in old or q not in old or tuple(sorted((p, q))) in before]
+        for q in sorted(candidates, key=lambda q: (-ranked[q][0], q))[:top_k]:
+            links[tuple(sorted((p, q)))] = ranked[q]
+    return links
+
+
+def test_link_index_adds_papers_as_the_brute_force_update(tmp_path):
+    """Random corpora split in two: the index's update is the brute-force one, and a link stays only in a top_k."""
+    import random
+
+    from kg.link.index import LinkIndex
+
+    rng = random.Random(5)
+    for trial in range(20):
+        spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(25)], rng.randint(0, 6)) for i in range(40)}
+        B = _graph(spec)
+        for _, _, d in B.edges(data=True):
+            d["salience"] = rng.choice([0.1, 0.25, 0.5, 1.0])
+        for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 3):
+            B.nodes[c]["generic"] = True
+        kw = {"max_df": rng.choice([0.2, 1.0]), "top_k": rng.choice([1, 3, 5]), "min_shared": rng.choice([1, 2])}
+        # new papers get ids among the old ones', so rows are not in id order
+        new = set(rng.sample(sorted(spec), 10))
+        old = {f"paper:{p}" for p in spec} - {f"paper:{p}" for p in new}
+        B_old = B.subgraph(old | {c for p in old for c in B.successors(p)}).copy()
+        P = link_papers(B_old, **kw)
+        index = LinkIndex.from_graph(knowledge_graph(B_old, P, cooccurrence(B_old)), top_k=kw["top_k"])
+        index.save(tmp_path)
+        index = LinkIndex.load(tmp_path)
+        added = {f"paper:{p}" for p in new}
+        settings = {k: v for k, v in kw.items() if k != "top_k"}
+        delta = index.add(B.subgraph(added | {c for p in added for c in B.successors(p)}).copy(), **settings)
+        links = {(u, v): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in P.edges(data=True)}
+        assert all((u, v) in links for u, v in delta.removed)
+        links = {e: link for e, link in links.items() if e not in set(delta.removed)}
+        links |= {(u, v): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in delta.links}
+        assert links == _brute_force_update(B, old, **kw), (trial, kw)
+        assert all(u < v for u, v, _ in delta.links)
 
 
 def _stating(pid: str, concepts: list[str], relations: list[tuple[str, str, str]]) -> tuple[Paper, Extraction]:

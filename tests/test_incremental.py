@@ -22,6 +22,15 @@ def _strongest(links, paper, k=20):
     return sorted(mine)[:k]
 
 
+def _top_k(links, k=20):
+    """Each paper's ``top_k`` strongest links (ties by the other paper's id), as a set of papers."""
+    ends: dict[str, list[tuple[float, str]]] = {}
+    for u, v in links:
+        ends.setdefault(u, []).append((-links[u, v]["weight"], v))
+        ends.setdefault(v, []).append((-links[u, v]["weight"], u))
+    return {p: {q for _, q in sorted(ns)[:k]} for p, ns in ends.items()}
+
+
 def _split(G):
     nodes = {n: {k: v for k, v in d.items() if k not in ANALYTICS} for n, d in G.nodes(data=True)}
     edges: dict[str, dict] = {}
@@ -123,10 +132,16 @@ def test_the_updated_store_matches_a_rebuilt_one(grown):
             assert mine == theirs, p
             compared += 1
     assert compared >= 0.7 * len(new)  # (38 of the 50 with candidate phrases, whose keys lag more often)
-    links, fresh_links = steady(links), steady(fresh_links)
-    assert all(links[e] == d for e, d in fresh_links.items() if new & set(e) and e in links)
-    same = len(links.keys() & fresh_links.keys()) / len(links.keys() | fresh_links.keys())
-    assert same >= 0.96, same
+    assert all(links[e] == d for e, d in steady(fresh_links).items() if new & set(e) and e in links)
+    # as in a rebuild, a link stays only where one of its ends has it among its top_k: an old
+    # paper's link pushed out by a new paper goes. What differs is how old papers rank their
+    # links, weighed with the smaller corpus's idf (README "Incremental runs"; bench/links.py).
+    top, fresh_top = _top_k(links), _top_k(fresh_links)
+    assert all(v in top[u] or u in top[v] for u, v in links)
+    assert abs(len(links) - len(fresh_links)) <= 0.02 * len(fresh_links)  # (1,698 and 1,705 links)
+    jaccard = len(links.keys() & fresh_links.keys()) / len(links.keys() | fresh_links.keys())
+    assert jaccard >= 0.98, jaccard  # (0.994)
+    assert sum(top[p] == fresh_top.get(p) for p in top) >= 0.85 * len(fresh_top)  # (92% of the papers)
     # and the report counts what the store holds
     assert second.graph["edges"] == {rel: len(es) for rel, es in sorted(edges.items())}
 

@@ -7,8 +7,11 @@ paper's strongest links. A run that only adds papers then costs what the new pap
 - each new paper is scored against every paper, with the idf of the grown corpus, and keeps
   its ``top_k`` strongest links, exactly as a full run scores it;
 - an old paper gains a link to a new paper when the new one is among its ``top_k`` strongest
-  now; links it had stay, with the weights they were given (a full run may drop some and
-  reweigh the rest slightly, as N and the concept frequencies moved);
+  now, and the link that this pushes out of its ``top_k`` goes, unless the other end keeps it
+  among its own: as in a full run, every link is among the ``top_k`` of one of its ends;
+- old links keep the weights they were given, and old papers are ranked with them: a full
+  run reweighs them with the idf of the grown corpus (N and the concept frequencies moved),
+  which reorders a few papers' lists (``bench/links.py`` measures how many);
 - co-occurrence counts are exact: old counts plus the new papers' pairs.
 """
 
@@ -32,6 +35,8 @@ class LinkDelta:
 
     #: New ``SHARES_CONCEPTS`` edges ``(u, v, attrs)``, ``u < v``.
     links: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    #: Stored ``SHARES_CONCEPTS`` edges ``(u, v)``, ``u < v``, that neither end keeps among its ``top_k`` now.
+    removed: list[tuple[str, str]] = field(default_factory=list)
     #: ``CO_OCCURS`` edges ``(u, v, weight)`` that are new, and old ones whose weight grew.
     cooccurs_new: list[tuple[str, str, int]] = field(default_factory=list)
     cooccurs_updated: list[tuple[str, str, int]] = field(default_factory=list)
@@ -40,10 +45,10 @@ class LinkDelta:
 
 
 class LinkIndex:
-    """Paper x concept postings and each paper's strongest link weights; see the module doc."""
+    """Paper x concept postings and each paper's strongest links; see the module doc."""
 
     def __init__(self, papers: list[str], concepts: list[str], indptr: np.ndarray, indices: np.ndarray,
-                 topk: np.ndarray, salience: np.ndarray | None = None,
+                 topk: np.ndarray, nbr: np.ndarray, salience: np.ndarray | None = None,
                  generic: set[str] | None = None) -> None:  # fmt: skip
         self.papers = papers
         self.concepts = concepts
@@ -53,8 +58,10 @@ class LinkIndex:
         self.salience = np.ones(len(indices)) if salience is None else salience.astype(float)
         #: Generic concepts, which link no papers and co-occur with nothing.
         self.generic = set(generic or ())
-        #: ``topk[i]``: paper i's strongest link weights, descending, padded with -inf.
+        #: ``topk[i]``: paper i's ``top_k`` strongest link weights, descending (ties: the other
+        #: paper's id ascending), padded with -inf; ``nbr[i]``: those papers' rows, padded with -1.
         self.topk = topk
+        self.nbr = nbr.astype(np.int32)
 
     @classmethod
     def from_graph(cls, G: nx.DiGraph, *, top_k: int) -> LinkIndex:
@@ -64,29 +71,33 @@ class LinkIndex:
         col = {c: j for j, c in enumerate(concepts)}
         row = {p: i for i, p in enumerate(papers)}
         rows: list[list[tuple[int, float]]] = [[] for _ in papers]
-        weights: list[list[float]] = [[] for _ in papers]
+        links: list[list[tuple[float, int]]] = [[] for _ in papers]
         for u, v, d in G.edges(data=True):
             rel = d.get("rel")
             if rel == "MENTIONS":
                 rows[row[u]].append((col[v], 1.0 if d.get("salience") is None else float(d["salience"])))
             elif rel == "SHARES_CONCEPTS":
-                weights[row[u]].append(d["weight"])
-                weights[row[v]].append(d["weight"])
+                links[row[u]].append((-d["weight"], row[v]))
+                links[row[v]].append((-d["weight"], row[u]))
         indptr = np.cumsum([0, *map(len, rows)])
         postings = [p for r in rows for p in sorted(r)]
         indices = np.array([j for j, _ in postings], dtype=np.int32)
+        # a paper's top_k are the strongest of its links: the links it was linked for, as the
+        # links others keep for it are weaker (kg.link.link_papers; papers are rows in id order)
         topk = np.full((len(papers), top_k), -np.inf)
-        for i, ws in enumerate(weights):
-            best = sorted(ws, reverse=True)[:top_k]
-            topk[i, : len(best)] = best
+        nbr = np.full((len(papers), top_k), -1, dtype=np.int32)
+        for i, ls in enumerate(links):
+            best = sorted(ls)[:top_k]
+            topk[i, : len(best)] = [-w for w, _ in best]
+            nbr[i, : len(best)] = [j for _, j in best]
         generic = {c for c in concepts if G.nodes[c].get("generic")}
-        return cls(papers, concepts, indptr, indices, topk, np.array([s for _, s in postings]), generic)
+        return cls(papers, concepts, indptr, indices, topk, nbr, np.array([s for _, s in postings]), generic)
 
     # -- persistence -----------------------------------------------------------------------
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk,
+        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
                  salience=self.salience)  # fmt: skip
         nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic)}
         (folder / "nodes.json").write_text(json.dumps(nodes, ensure_ascii=False), encoding="utf-8")
@@ -95,10 +106,8 @@ class LinkIndex:
     def load(cls, folder: Path) -> LinkIndex:
         arrays = np.load(folder / "index.npz")
         nodes = json.loads((folder / "nodes.json").read_text(encoding="utf-8"))
-        # an index saved before salience and generic concepts weighs every posting alike
-        salience = arrays.get("salience")
         return cls(nodes["papers"], nodes["concepts"], arrays["indptr"], arrays["indices"], arrays["topk"],
-                   salience, set(nodes.get("generic", [])))  # fmt: skip
+                   arrays["nbr"], arrays["salience"], set(nodes["generic"]))  # fmt: skip
 
     # -- adding papers ---------------------------------------------------------------------
 
@@ -137,14 +146,15 @@ class LinkIndex:
         delta = LinkDelta()
         touched = sorted({j for r in rows for j in r})
         delta.paper_counts = {self.concepts[j]: int(df[j]) for j in touched}
-        delta.links = self._link_new(X, df, n_old, min_shared=min_shared, min_weight=min_weight, max_df=max_df)
+        delta.links, delta.removed = self._link_new(X, df, n_old, min_shared=min_shared, min_weight=min_weight,
+                                                    max_df=max_df)  # fmt: skip
         generic = {col[c] for c in self.generic}
         self._cooccur(X[:n_old].tocsc(), [[j for j in r if j not in generic] for r in rows], c_old,
                       min_cooccurrence, delta)  # fmt: skip
         return delta
 
     def _link_new(self, X: sp.csr_matrix, df: np.ndarray, n_old: int, *, min_shared: int, min_weight: float,
-                  max_df: float) -> list[tuple[str, str, dict[str, Any]]]:  # fmt: skip
+                  max_df: float) -> tuple[list[tuple[str, str, dict[str, Any]]], list[tuple[str, str]]]:  # fmt: skip
         n = X.shape[0]
         k = self.topk.shape[1]
         cap = max(2, int(max_df * n))
@@ -165,35 +175,44 @@ class LinkIndex:
         counts = (new @ XT).tocsr()
         scores.sort_indices()
         counts.sort_indices()
+        # ties go to the paper whose id comes first, as in a full run (rows are not in id order)
+        rank = np.empty(n, dtype=np.int64)
+        rank[sorted(range(n), key=self.papers.__getitem__)] = np.arange(n)
         chosen: set[tuple[int, int]] = set()
         offers: dict[int, list[tuple[float, int]]] = defaultdict(list)  # old paper -> (weight, new paper)
         topk = np.full((n, k), -np.inf)
-        topk[:n_old] = self.topk
-        floor = self.topk[:, k - 1]
+        nbr = np.full((n, k), -1, dtype=np.int32)
+        topk[:n_old], nbr[:n_old] = self.topk, self.nbr
+        # an old paper's k-th strongest link: a new one must rank before it to enter the list
+        floor, floor_rank = self.topk[:, k - 1], np.where(self.nbr[:, k - 1] >= 0, rank[self.nbr[:, k - 1]], n)
         for i in range(scores.shape[0]):
             p = n_old + i
             a, b = scores.indptr[i], scores.indptr[i + 1]
             js, ws, ns = scores.indices[a:b], np.round(scores.data[a:b], 6), counts.data[a:b]
             keep = (js != p) & (ns >= min_shared) & (ws >= min_weight)
             js, ws = js[keep], ws[keep]
-            order = np.lexsort((js, -ws))[:k]
-            chosen.update((min(p, int(q)), max(p, int(q))) for q in js[order])
-            topk[p, : len(order)] = ws[order]
-            # only a weight above an old paper's k-th strongest can enter its list
+            order = np.lexsort((rank[js], -ws))[:k]
+            chosen.update((p, int(q)) for q in js[order])
+            topk[p, : len(order)], nbr[p, : len(order)] = ws[order], js[order]
             old = js < n_old
-            beats = np.zeros(len(js), dtype=bool)
-            beats[old] = ws[old] > floor[js[old]]
-            for q, w in zip(js[beats].tolist(), ws[beats].tolist(), strict=True):
+            w_old, q_old = ws[old], js[old]
+            beats = (w_old > floor[q_old]) | ((w_old == floor[q_old]) & (rank[p] < floor_rank[q_old]))
+            for q, w in zip(q_old[beats].tolist(), w_old[beats].tolist(), strict=True):
                 offers[q].append((w, p))
+        pushed: list[tuple[int, list[int]]] = []
         for q, offered in offers.items():
-            # the new papers now among q's strongest: its old weights first on ties
-            ranked = sorted([(-w, 0, -1) for w in self.topk[q] if w > -np.inf] + [(-w, 1, p) for w, p in offered])[:k]
-            chosen.update((q, p) for _, new_one, p in ranked if new_one)
-            topk[q] = -np.inf
-            topk[q, : len(ranked)] = [-w for w, _, _ in ranked]
-        self.topk = topk
+            had = [(w, int(r)) for w, r in zip(self.topk[q].tolist(), self.nbr[q].tolist(), strict=True) if r >= 0]
+            ranked = sorted(had + offered, key=lambda e: (-e[0], rank[e[1]]))[:k]
+            kept = {r for _, r in ranked}
+            chosen.update((q, p) for _, p in offered if p in kept)
+            pushed.append((q, [r for _, r in had if r not in kept]))
+            topk[q], nbr[q] = -np.inf, -1
+            topk[q, : len(ranked)], nbr[q, : len(ranked)] = [w for w, _ in ranked], [r for _, r in ranked]
+        # a link pushed out of one end's list stays if the other end still keeps it
+        gone = sorted({self._pair(q, r) for q, out in pushed for r in out if q not in nbr[r]})
+        self.topk, self.nbr = topk, nbr
         links = []
-        for i, j in sorted(chosen):
+        for i, j in sorted({self._pair(i, j) for i, j in chosen}, key=lambda e: (self.papers[e[0]], self.papers[e[1]])):
             si, sj = _row(SL, i), _row(SL, j)
             share = {c: float(idf[c] * si[c] * sj[c]) for c in si.keys() & sj.keys()}
             cols = sorted(share, key=lambda c: (-round(share[c], 9), self.concepts[c]))
@@ -202,7 +221,11 @@ class LinkIndex:
             links.append((self.papers[i], self.papers[j], {
                 "weight": round(weight, 6), "n_shared": len(keys), "shared": [c.removeprefix("concept:") for c in keys]
             }))  # fmt: skip
-        return links
+        return links, [(self.papers[i], self.papers[j]) for i, j in gone]
+
+    def _pair(self, i: int, j: int) -> tuple[int, int]:
+        """Rows ``i`` and ``j`` as a stored link has its ends: the lesser id first."""
+        return (i, j) if self.papers[i] < self.papers[j] else (j, i)
 
     def _cooccur(self, old: sp.csc_matrix, rows: list[list[int]], c_old: int, min_papers: int,
                  delta: LinkDelta) -> None:  # fmt: skip

@@ -107,8 +107,9 @@ def link_papers(
             p = start + i
             keep = (js != p) & (ns >= min_shared) & (ws >= min_weight)
             js, ws = js[keep], ws[keep]
-            # strongest first; ties by paper id, as the ids are sorted
-            order = np.lexsort((js, -np.round(ws, 9)))[:top_k]
+            # strongest first, at the precision a link's weight is stored with (an update ranks
+            # stored weights: kg.link.index); ties by paper id, as the ids are sorted
+            order = np.lexsort((js, -np.round(ws, 6)))[:top_k]
             chosen.update((min(p, int(q)), max(p, int(q))) for q in js[order])
     keys = {c: B.nodes[c].get("key", c.removeprefix("concept:")) for c in concepts}
     idf_of = dict(zip(concepts, idf.tolist(), strict=True))

@@ -44,7 +44,7 @@ REJECTS_FILE = "rejects.jsonl"
 #: The run-wide key tables (:class:`kg.normalise.run.RunTables`).
 TABLES_FILE = "keys.json"
 #: Changes whenever what the state holds or how it is computed (the digests) changes.
-STATE_VERSION = 4
+STATE_VERSION = 5
 
 
 @dataclass
@@ -283,6 +283,8 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
     delta.rels["MENTIONS"] = list(rel_rows(B, "MENTIONS"))
     added["nodes"].update(Paper=len(delta.nodes["Paper"]), Concept=len(delta.nodes["Concept"]))
     added["edges"]["MENTIONS"] = len(delta.rels["MENTIONS"])
+    for u, v in links.removed:
+        delete("SHARES_CONCEPTS", u.removeprefix("paper:"), v.removeprefix("paper:"))
     for u, v, d in links.links:
         add("SHARES_CONCEPTS", u.removeprefix("paper:"), v.removeprefix("paper:"), **d)
 

@@ -48,8 +48,9 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 @contextmanager
 def _progress_bar(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on stderr for extraction: papers, papers/s, time left. None when quiet."""
-    if quiet:
+    """A progress bar on stderr for extraction: papers, papers/s, time left. None when quiet or not a terminal
+    (where the bar would leave a blank line before an error's one line)."""
+    if quiet or not sys.stderr.isatty():
         yield None
         return
     from rich.console import Console

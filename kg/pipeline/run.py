@@ -41,8 +41,8 @@ from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, Paper
-from kg.store import read_embedded, reader, update_embedded, write_embedded
-from kg.store.embedded import is_ladybug, replace_store
+from kg.store import read_embedded, reader, update_embedded
+from kg.store.embedded import create_embedded, is_ladybug, replace_store
 from kg.viz import concept_map, full_view, paper_map, write_html
 from kg.viz.stored import page_graph
 
@@ -419,7 +419,7 @@ def store_stage(run: _Run) -> int | None:
         run.save_state = partial(save, digests=update.digests, index=update.index, added=added,
                                  full_papers=update.state["full_papers"])  # fmt: skip
         return items
-    write_embedded(run.G, staged)
+    create_embedded(run.G, staged)
     if spec.update.incremental:
         run.save_state = partial(
             save,

@@ -36,41 +36,52 @@ class QueryResult:
 def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
     """Write the knowledge graph to a new LadybugDB database at ``path`` (replacing one there).
 
-    The database is written beside ``path`` and moved there once complete (:func:`replace_store`):
-    until then a store at ``path`` stays as it was, readable. Anything at ``path`` that is not a
-    LadybugDB database is refused (:func:`check_target`). Returns the number of rows written per table.
+    The database is written beside ``path`` (:func:`create_embedded`) and moved there once
+    complete (:func:`replace_store`): until then a store at ``path`` stays as it was, readable.
+    Anything at ``path`` that is not a LadybugDB database is refused (:func:`check_target`).
+    Returns the number of rows written per table.
     """
-    import ladybug
-
     path = Path(path)
     check_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    counts: dict[str, int] = {}
     tmp = temp_beside(path)
     try:
-        db = ladybug.Database(str(tmp))
-        try:
-            conn = ladybug.Connection(db)
-            for ddl in cypher.ladybug_ddl():
-                conn.execute(ddl)
-            _mark(conn, complete=False)
-            copies = temp_beside(path, "copy")  # the Parquet files COPY reads
-            copies.mkdir()
-            try:
-                for label, props in NODE_TABLES.items():
-                    counts[label] = _copy(conn, label, list(node_rows(G, label)), props, copies)
-                for rel, (_, _, props) in REL_TABLES.items():
-                    cols = [("from", "STRING"), ("to", "STRING"), *props]
-                    counts[rel] = _copy(conn, rel, list(rel_rows(G, rel)), cols, copies)
-            finally:
-                remove(copies)
-            _mark(conn, complete=True)
-            conn.close()
-        finally:
-            db.close()
+        counts = create_embedded(G, tmp)
         replace_store(tmp, path)
     finally:
         _remove_db(tmp)
+    return counts
+
+
+def create_embedded(G: nx.DiGraph, path: Path) -> dict[str, int]:
+    """Write the knowledge graph to a new LadybugDB database at ``path``, a free path kg chose.
+
+    Tables are filled with bulk ``COPY`` from Parquet files in ``<path>.copy/`` (removed after),
+    and the store is marked complete (:data:`COMPLETE`) last. Returns the rows written per table.
+    """
+    import ladybug
+
+    counts: dict[str, int] = {}
+    db = ladybug.Database(str(path))
+    try:
+        conn = ladybug.Connection(db)
+        for ddl in cypher.ladybug_ddl():
+            conn.execute(ddl)
+        _mark(conn, complete=False)
+        copies = Path(str(path) + ".copy")
+        copies.mkdir()
+        try:
+            for label, props in NODE_TABLES.items():
+                counts[label] = _copy(conn, label, list(node_rows(G, label)), props, copies)
+            for rel, (_, _, props) in REL_TABLES.items():
+                cols = [("from", "STRING"), ("to", "STRING"), *props]
+                counts[rel] = _copy(conn, rel, list(rel_rows(G, rel)), cols, copies)
+        finally:
+            remove(copies)
+        _mark(conn, complete=True)
+        conn.close()
+    finally:
+        db.close()
     return counts
 
 
@@ -148,7 +159,7 @@ def replace_store(tmp: Path, path: Path) -> None:
 
 
 def _remove_db(path: Path) -> None:
-    for p in (path, Path(str(path) + ".wal"), Path(str(path) + ".shadow"), Path(str(path) + ".tmp")):
+    for p in (path, *(Path(str(path) + end) for end in (".wal", ".shadow", ".tmp", ".copy"))):
         remove(p)
 
 
@@ -173,21 +184,20 @@ def update_embedded(path: str | Path, delta: GraphDelta, *, into: str | Path | N
     """Apply ``delta`` to a copy of the database at ``path`` in one transaction, and put the copy in its place.
 
     The store at ``path`` stays as it was, readable, until the updated copy replaces it
-    (:func:`replace_store`), at ``into`` if given. New rows go in with ``UNWIND $rows ... CREATE``
-    (nodes before relationships), changes with ``UNWIND $rows ... SET``. Returns the rows added
-    or changed per table.
+    (:func:`replace_store`). With ``into`` (a free path kg chose), the updated copy is left
+    there and ``path`` is not touched: the caller moves it in. New rows go in with
+    ``UNWIND $rows ... CREATE`` (nodes before relationships), changes with ``UNWIND $rows ... SET``.
+    Returns the rows added or changed per table.
     """
     import ladybug
 
     path = Path(path)
-    dest = Path(into) if into is not None else path
     if not is_ladybug(path):
         raise StoreError(f"no embedded database at {path} to update")
     if not is_complete(path):
         raise StoreError(incomplete_message(path))
-    check_target(dest)
     counts: dict[str, int] = {}
-    tmp = temp_beside(dest)
+    tmp = Path(into) if into is not None else temp_beside(path)
     try:
         shutil.copyfile(path, tmp)
         db = ladybug.Database(str(tmp))
@@ -216,9 +226,11 @@ def update_embedded(path: str | Path, delta: GraphDelta, *, into: str | Path | N
             conn.close()
         finally:
             db.close()  # checkpoints: the copy is one file again
-        replace_store(tmp, dest)
+        if into is None:
+            replace_store(tmp, path)
     finally:
-        _remove_db(tmp)
+        if into is None:
+            _remove_db(tmp)
     return counts
 
 

@@ -110,12 +110,13 @@ class Staging:
     def discard(self) -> None:
         """Remove what was staged and not moved in."""
         for tmp, _ in self._moves.values():
-            for path in tmp.parent.glob(glob_escape(tmp.name) + "*"):
-                remove(path)
+            remove_temp(tmp)
 
 
-def glob_escape(name: str) -> str:
-    return re.sub(r"([*?\[])", r"[\1]", name)
+def remove_temp(tmp: Path) -> None:
+    """Remove the temporary ``tmp`` (:func:`temp_beside`) and what was made beside it under its name (a log...)."""
+    for path in tmp.parent.glob(re.sub(r"([*?\[])", r"[\1]", tmp.name) + "*"):
+        remove(path)
 
 
 def _alive(pid: int) -> bool:

@@ -104,10 +104,21 @@ def runs(tmp_path_factory):
 
 
 def _copy_before(runs, kind: str, tmp_path: Path) -> tuple[Path, Path]:
-    """The 15-record run's outputs, copied, and its pipeline grown to 20 records."""
+    """The 15-record run's outputs, and its pipeline grown to 20 records.
+
+    Copied; but an incremental run's state names its files, so that run is made again here
+    (from the copied cache).
+    """
     before, _, _ = runs[kind]
-    path, out = _pipeline(tmp_path, AFTER, incremental=kind == "incremental")
-    shutil.copytree(before, out)
+    incremental = kind == "incremental"
+    path, out = _pipeline(tmp_path, BEFORE, incremental=incremental)
+    if incremental:
+        out.mkdir()
+        shutil.copy(before / "cache.sqlite", out / "cache.sqlite")
+        assert run_pipeline(load_pipeline_file(path)).cache == {"hits": BEFORE, "extracted": 0}
+    else:
+        shutil.copytree(before, out)
+    _pipeline(tmp_path, AFTER, incremental=incremental)
     return path, out
 
 

@@ -648,7 +648,7 @@ def _extract_dask(
 def write_mentions(extractions: list[Extraction], path: Path, *, append: bool = False) -> None:
     """Write ``kg extract`` output: one JSON object per paper (after the file's lines, with ``append``).
 
-    Without ``append`` the file is replaced whole (:func:`kg.outputs.write_text`).
+    Without ``append`` the file is replaced whole, once written (:func:`kg.outputs.replacing`).
     """
     with contextlib.ExitStack() as stack:
         file = path if append else stack.enter_context(replacing(path))

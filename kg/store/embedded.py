@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kg.errors import StoreError
-from kg.outputs import refuse_folder, remove, temp_beside
+from kg.outputs import refuse_folder, remove, remove_temp, temp_beside
 from kg.store import cypher
 from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
 
@@ -49,7 +49,7 @@ def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
         counts = create_embedded(G, tmp)
         replace_store(tmp, path)
     finally:
-        _remove_db(tmp)
+        remove_temp(tmp)
     return counts
 
 
@@ -158,11 +158,6 @@ def replace_store(tmp: Path, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _remove_db(path: Path) -> None:
-    for p in (path, *(Path(str(path) + end) for end in (".wal", ".shadow", ".tmp", ".copy"))):
-        remove(p)
-
-
 @dataclass
 class GraphDelta:
     """Rows to add to a stored graph and properties to change, table by table.
@@ -230,7 +225,7 @@ def update_embedded(path: str | Path, delta: GraphDelta, *, into: str | Path | N
             replace_store(tmp, path)
     finally:
         if into is None:
-            _remove_db(tmp)
+            remove_temp(tmp)
     return counts
 
 

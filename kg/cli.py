@@ -7,6 +7,7 @@ import gc
 import io
 import json
 import logging
+import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -45,8 +46,9 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 @contextmanager
 def _progress_bar(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on stderr for extraction: papers, papers/s, time left. None when quiet."""
-    if quiet:
+    """A progress bar on stderr for extraction: papers, papers/s, time left. None when quiet or not a terminal
+    (where the bar would leave a blank line before an error's one line)."""
+    if quiet or not sys.stderr.isatty():
         yield None
         return
     from rich.console import Console
@@ -70,6 +72,11 @@ def _progress_bar(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
+def _command() -> str:
+    """This command as typed: how the lock of its output folders names it to another run."""
+    return shlex.join(["kg", *sys.argv[1:]])
+
+
 def _setup_logging(quiet: bool) -> None:
     logging.basicConfig(
         level=logging.WARNING if quiet else logging.INFO,
@@ -83,8 +90,13 @@ def run(
     pipeline: Annotated[Path, typer.Argument(help="Pipeline file, e.g. pipelines/sample.toml.")],
     set_: Annotated[list[str], typer.Option("--set", help="Override a setting: section.key=value (repeatable).")] = [],  # noqa: B006
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only warnings and the summary.")] = False,
+    wait: Annotated[
+        bool, typer.Option("--wait", help="Wait for another kg run writing the same outputs instead of stopping.")
+    ] = False,
 ) -> None:
     """Run a batch pipeline file: read, extract, build, link, store, visualise, report.
+
+    Outputs are replaced only when every stage has finished; one run writes them at a time.
 
     Example: kg run pipelines/sample.toml --set extract.n_process=2
     """
@@ -96,7 +108,7 @@ def run(
     _setup_logging(quiet)
     spec = load_pipeline_file(pipeline, set_)
     with _progress_bar(quiet) as progress:
-        report = run_pipeline(spec, progress=progress)
+        report = run_pipeline(spec, progress=progress, wait=wait, command=_command())
     r, u = report.records, report.update
     typer.echo(
         f"{spec.name}: {r['read']} records read, {r['kept']} kept, {r['rejected']} rejected; "
@@ -140,10 +152,10 @@ def extract(
 
 
 def _read(input: Path, fmt: str, rejects: Path) -> tuple[list[Any], int]:
+    from kg.outputs import replacing
     from kg.read import read_records, split_records
 
-    rejects.parent.mkdir(parents=True, exist_ok=True)
-    with rejects.open("w", encoding="utf-8") as fh:
+    with replacing(rejects) as tmp, tmp.open("w", encoding="utf-8") as fh:
         papers, kinds = split_records(read_records(input, fmt=fmt), fh)
     return papers, sum(kinds.values())
 
@@ -166,6 +178,21 @@ def build(
 
     Example: kg build data/sample/acl-sample.jsonl --mentions out/mentions.jsonl --db out/kg.lbug
     """
+    from kg.outputs import clean_leftovers, locked, refuse_folder
+    from kg.store.embedded import check_target
+
+    _setup_logging(quiet=True)
+    check_target(db)
+    refuse_folder(db.with_name(db.stem + ".rejects.jsonl"), "the rejects file beside --db")
+    if html:
+        refuse_folder(html, "--html")
+    folders = {db.parent, *([html.parent] if html else [])}
+    with locked(folders, command=_command()):
+        clean_leftovers(folders)
+        _build(input, mentions, db, html, fmt, analyse_)
+
+
+def _build(input: Path, mentions: Path | None, db: Path, html: Path | None, fmt: str, analyse_: bool) -> None:
     from kg.build import build_graph, knowledge_graph
     from kg.extract import extract as run_extract
     from kg.link import cooccurrence, link_papers
@@ -176,7 +203,6 @@ def build(
     from kg.store import write_embedded
     from kg.viz import full_view, write_html
 
-    _setup_logging(quiet=True)
     papers, bad = _read(input, fmt, db.with_name(db.stem + ".rejects.jsonl"))
     if mentions:
         if not mentions.is_file():

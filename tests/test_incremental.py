@@ -227,7 +227,7 @@ def test_a_changed_paper_or_model_means_a_full_run(tmp_path):
     assert refresh.update["mode"] == "full" and "over update.refresh" in refresh.update["reason"]
 
 
-def test_an_update_that_fails_changes_nothing_and_the_next_run_rebuilds(tmp_path, monkeypatch):
+def test_an_update_that_fails_changes_nothing_and_the_next_run_makes_it(tmp_path, monkeypatch):
     path, out = _pipeline(tmp_path, LINES[:40], name="crash")
     run_pipeline(load_pipeline_file(path, ON))
     (tmp_path / "crash.jsonl").write_text("".join(LINES[:45]), encoding="utf-8")
@@ -245,12 +245,14 @@ def test_an_update_that_fails_changes_nothing_and_the_next_run_rebuilds(tmp_path
         run_pipeline(load_pipeline_file(path, ON))
     monkeypatch.setattr(embedded, "_batches", batches)
     stored = read_embedded(out / "kg.lbug")
-    assert sum(1 for _, kind in stored.nodes(data="kind") if kind == "Paper") == 40  # the transaction rolled back
+    assert sum(1 for _, kind in stored.nodes(data="kind") if kind == "Paper") == 40  # the store was not touched
+    assert len((out / "m.jsonl").read_text(encoding="utf-8").splitlines()) == 40  # nor the mentions
 
-    rerun = run_pipeline(load_pipeline_file(path, ON))
-    assert rerun.update["mode"] == "full" and "no finished earlier run" in rerun.update["reason"]
-    assert rerun.cache == {"hits": 45, "extracted": 0}
+    rerun = run_pipeline(load_pipeline_file(path, ON))  # the state is the last finished run's: the same update
+    assert rerun.update["mode"] == "incremental" and rerun.update["papers_added"] == 5
+    assert rerun.cache == {"hits": 5, "extracted": 0}
     assert sum(1 for _, kind in read_embedded(out / "kg.lbug").nodes(data="kind") if kind == "Paper") == 45
+    assert len((out / "m.jsonl").read_text(encoding="utf-8").splitlines()) == 45
 
 
 def test_pages_are_written_side_by_side_and_failures_surface():

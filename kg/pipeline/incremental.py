@@ -9,8 +9,9 @@ transaction, and draws the pages from the store; otherwise it rebuilds everythin
 analytics and the report are those of the last full run until the next one, which comes
 once the papers added since exceed ``update.refresh`` of the papers it had.
 
-The state is removed before the store is touched and written back only once the store is,
-so a run killed half-way leaves no state and the next run rebuilds from the cache.
+The state is removed before the run's outputs are moved into place and written back once
+they are (:func:`kg.pipeline.run._commit`), so a run killed in between leaves no state and
+the next run rebuilds from the cache.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from kg.pipeline.spec import PipelineSpec
 from kg.read import sniff_format
 from kg.records import RELATION_TYPES, Paper
 from kg.store import GraphDelta, reader
+from kg.store.embedded import is_complete
 from kg.store.schema import RELATION_PROPS, node_rows, rel_rows
 
 log = logging.getLogger(__name__)
@@ -228,8 +230,8 @@ def plan(
         state = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None, f"no finished earlier run to update ({folder / STATE_FILE})"
-    if not store.exists():
-        return None, f"the store {store} is gone"
+    if not is_complete(store):
+        return None, f"the store {store} is gone or incomplete"
     if state.get("fingerprint") != fingerprint(spec, namespace):
         return None, "the model, the configuration or the read/link settings changed"
     mentions = spec.outputs.mentions
@@ -363,7 +365,7 @@ def graph_delta(B: nx.DiGraph, update: Update, store: Path) -> tuple[GraphDelta,
 
 
 def forget(store: Path) -> None:
-    """Remove the state before the store changes: until it is written back, the next run rebuilds."""
+    """Remove the state before the outputs change: until it is written back, the next run rebuilds."""
     (state_folder(store) / STATE_FILE).unlink(missing_ok=True)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import io
 import json
@@ -9,6 +10,7 @@ import logging
 import os
 import platform
 import resource
+import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -23,7 +25,7 @@ import networkx as nx
 import kg
 from kg.analyse import Analytics, analyse, annotate
 from kg.build import build_graph, knowledge_graph
-from kg.errors import InputError
+from kg.errors import ConfigError, InputError
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
@@ -32,13 +34,15 @@ from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.run import RunTables, normalise_run, run_tables
 from kg.normalise.types import assign_types
+from kg.outputs import Staging, clean_leftovers, locked, refuse_folder, replacing
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, Paper
-from kg.store import read_embedded, reader, update_embedded, write_embedded
+from kg.store import read_embedded, reader, update_embedded
+from kg.store.embedded import create_embedded, is_ladybug, replace_store
 from kg.viz import concept_map, full_view, paper_map, write_html
 from kg.viz.stored import page_graph
 
@@ -96,15 +100,64 @@ class _Run:
     tables: RunTables = field(default_factory=RunTables)
     #: The rejects file's lines, kept for incremental runs even when the pipeline names no file.
     rejects: list[str] = field(default_factory=list)
+    #: The outputs written so far, beside their targets until the run ends.
+    staged: Staging = field(default_factory=Staging)
+    #: Writes the incremental state once the outputs are in place.
+    save_state: Callable[[], None] | None = None
     started: float = field(default_factory=time.perf_counter)
 
 
-def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> RunReport:
+def run_pipeline(
+    spec: PipelineSpec, *, progress: Progress | None = None, wait: bool = False, command: str | None = None
+) -> RunReport:
     """Run every stage of ``spec`` and write its outputs and report.
 
     ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
+    Every output is written beside its target and moved into place when every stage has
+    finished (:mod:`kg.outputs`): a run that fails leaves the outputs of the run before. One run
+    writes the output folders at a time: another one is a :class:`~kg.outputs.LockedError`, or
+    is waited for with ``wait``; ``command`` is how the lock names this run.
     """
-    run = _Run(spec, RunReport(pipeline=spec.name), progress)
+    folders = {path.parent for path in output_targets(spec)}
+    with locked(folders, command=command or f"kg run (pipeline {spec.name})", wait=wait):
+        clean_leftovers(folders)
+        run = _Run(spec, RunReport(pipeline=spec.name), progress)
+        try:
+            _run_stages(run)
+            _commit(run)
+        finally:
+            run.staged.discard()
+    return run.report
+
+
+def output_targets(spec: PipelineSpec) -> list[Path]:
+    """The files a run of ``spec`` writes (the cache aside); a :class:`~kg.errors.ConfigError` for one it must not.
+
+    Refused before anything is read or written: a folder, a store path holding something that is
+    not a LadybugDB database, an input file, or a path two outputs share.
+    """
+    out = spec.outputs
+    named = {f"outputs.{key}": path for key, path in out.model_dump().items() if path is not None and key != "cache"}
+    if out.html:
+        named |= {f"the {view} page of outputs.html": out.html.with_name(f"{view}.html") for view in spec.viz.views}
+    if out.cache:
+        refuse_folder(out.cache, "outputs.cache")
+    seen: dict[Path, str] = {}
+    inputs = {Path(src.path).resolve(): f"sources.{i}.path" for i, src in enumerate(spec.sources)}
+    for key, path in named.items():
+        refuse_folder(path, key)
+        where = path.resolve()
+        if other := seen.get(where) or inputs.get(where):
+            raise ConfigError(f"{key}: {path} is also {other}; give each output a path of its own")
+        seen[where] = key
+    if out.store and out.store.exists() and not is_ladybug(out.store):
+        raise ConfigError(f"outputs.store: {out.store} exists and is not a LadybugDB store; kg does not replace it "
+                          "(move it away or name another path)")  # fmt: skip
+    return list(named.values())
+
+
+def _run_stages(run: _Run) -> None:
+    spec = run.spec
     try:
         for name, stage in STAGES:
             log.info("stage %s: start", name)
@@ -128,10 +181,22 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     if spec.outputs.report:
         report.outputs["report"] = str(spec.outputs.report)
-        spec.outputs.report.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        spec.outputs.report.write_text(text, encoding="utf-8")
-    return report
+        run.staged.path(spec.outputs.report).write_text(text, encoding="utf-8")
+
+
+def _commit(run: _Run) -> None:
+    """Move the run's outputs into place: the store first, then the mentions, then the rest.
+
+    The incremental state goes first and is written back last: a run killed in between is
+    followed by a full run, which writes every output again.
+    """
+    out = run.spec.outputs
+    if out.store:
+        incremental.forget(out.store)
+    run.staged.commit([p for p in (out.store, out.mentions) if p])
+    if run.save_state:
+        run.save_state()
 
 
 def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
@@ -188,8 +253,7 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
         "rejected_by_reason": dict(sorted(rejects.items())),
     }
     if out.rejects:
-        out.rejects.parent.mkdir(parents=True, exist_ok=True)
-        out.rejects.write_text("".join(run.rejects), encoding="utf-8")
+        run.staged.path(out.rejects).write_text("".join(run.rejects), encoding="utf-8")
         run.report.outputs["rejects"] = str(out.rejects)
     return read
 
@@ -267,7 +331,10 @@ def normalise_stage(run: _Run) -> int:
             log.info("a full run would change stored keys: %s", why)
         report.normalise["stored_keys_behind"] = len(behind)
     if out.mentions:
-        write_mentions(run.extractions, out.mentions, append=update is not None)
+        staged = run.staged.path(out.mentions)
+        if update:  # the stored papers' lines, then the new ones
+            shutil.copyfile(out.mentions, staged)
+        write_mentions(run.extractions, staged, append=update is not None)
         report.outputs["mentions"] = str(out.mentions)
     mentions = [m for x in run.extractions for m in x.mentions]
     report.mentions = {
@@ -345,20 +412,22 @@ def store_stage(run: _Run) -> int | None:
     if not store:
         return None
     run.report.outputs["store"] = str(store)
-    incremental.forget(store)
+    staged = run.staged.path(store, move=replace_store)
     counts = {"mentions": run.report.mentions, "concepts": run.report.concepts, "graph": run.report.graph,
               "normalise": run.report.normalise}  # fmt: skip
     save = partial(incremental.save, store, fingerprint=run.fingerprint, counts=counts, mentions=spec.outputs.mentions,
                    sources=run.sources, read_fingerprint=incremental.read_fingerprint(spec),
                    rejects=run.rejects, tables=run.tables)  # fmt: skip
     if update:
-        items = sum(update_embedded(store, update.delta).values())
+        items = sum(update_embedded(store, update.delta, into=staged).values())
         added = update.state["added"] + len(update.new)
-        save(digests=update.digests, index=update.index, added=added, full_papers=update.state["full_papers"])
+        run.save_state = partial(save, digests=update.digests, index=update.index, added=added,
+                                 full_papers=update.state["full_papers"])  # fmt: skip
         return items
-    write_embedded(run.G, store)
+    create_embedded(run.G, staged)
     if spec.update.incremental:
-        save(
+        run.save_state = partial(
+            save,
             digests={p.id: incremental.digest(p) for p in run.papers},
             index=LinkIndex.from_graph(run.G, top_k=spec.link.top_k),
             added=0,
@@ -372,29 +441,30 @@ def visualise_stage(run: _Run) -> int | None:
     if not html:
         return None
     if run.update and spec.outputs.store:
-        return _visualise_stored(run, spec.outputs.store, html)
-    shown = write_html(full_view(G), html, G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes).nodes
+        return _visualise_stored(run, run.staged.path(spec.outputs.store), html)
+    shown = write_html(full_view(G), run.staged.path(html), G=G, title=spec.viz.title,
+                       max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
     run.report.outputs["html"] = str(html)
     for name in spec.viz.views:
         page = html.with_name(f"{name}.html")
         H = concept_map(G) if name == "concepts" else paper_map(G)
-        shown += write_html(H, page, G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
+        shown += write_html(H, run.staged.path(page), G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
                             max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
         run.report.outputs[f"html_{name}"] = str(page)
     return shown
 
 
 def _visualise_stored(run: _Run, store: Path, html: Path) -> int:
-    """The same pages, drawn from what the store holds for them (kg.viz.stored), not a whole graph.
+    """The same pages, drawn from what the (staged) store holds for them (kg.viz.stored), not a whole graph.
 
     Each page is read and written in a process of its own (forked), side by side.
     """
     spec = run.spec
     run.report.outputs["html"] = str(html)
-    jobs = [partial(_stored_page, store, "graph", html, spec)]
+    jobs = [partial(_stored_page, store, "graph", run.staged.path(html), spec)]
     for name in spec.viz.views:
         page = html.with_name(f"{name}.html")
-        jobs.append(partial(_stored_page, store, name, page, spec))
+        jobs.append(partial(_stored_page, store, name, run.staged.path(page), spec))
         run.report.outputs[f"html_{name}"] = str(page)
     return sum(_side_by_side(jobs))
 
@@ -461,7 +531,8 @@ def report_stage(run: _Run) -> int | None:
 
     # the time so far: the report is the last stage, and the run's total is set after it
     seconds = round(time.perf_counter() - run.started, 3)
-    write_report(run.G, run.analytics, run.report.to_dict() | {"seconds": seconds}, html, md, links=links)
+    write_report(run.G, run.analytics, run.report.to_dict() | {"seconds": seconds},
+                 html and run.staged.path(html), md and run.staged.path(md), links=links)  # fmt: skip
     if html:
         run.report.outputs["report_html"] = str(html)
     if md:
@@ -580,8 +651,12 @@ def _extract_dask(
 
 
 def write_mentions(extractions: list[Extraction], path: Path, *, append: bool = False) -> None:
-    """Write ``kg extract`` output: one JSON object per paper (after the file's lines, with ``append``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a" if append else "w", encoding="utf-8") as fh:
-        for x in extractions:
-            fh.write(json.dumps(x.to_dict(), ensure_ascii=False) + "\n")
+    """Write ``kg extract`` output: one JSON object per paper (after the file's lines, with ``append``).
+
+    Without ``append`` the file is replaced whole, once written (:func:`kg.outputs.replacing`).
+    """
+    with contextlib.ExitStack() as stack:
+        file = path if append else stack.enter_context(replacing(path))
+        with file.open("a" if append else "w", encoding="utf-8") as fh:
+            for x in extractions:
+                fh.write(json.dumps(x.to_dict(), ensure_ascii=False) + "\n")

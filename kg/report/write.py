@@ -13,6 +13,7 @@ import networkx as nx
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from kg.analyse import Analytics
+from kg.outputs import write_text
 from kg.report.context import build_context
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
@@ -73,13 +74,11 @@ def write_report(
     md_path = Path(md_path) if md_path else None
     charts = 0
     if html_path:
-        html_path.parent.mkdir(parents=True, exist_ok=True)
         page = _html_env().get_template("report.html.j2").render(**context)
-        html_path.write_text(page, encoding="utf-8")
+        write_text(html_path, page)
         charts = page.count('src="data:image/png;base64,')
     if md_path:
-        md_path.parent.mkdir(parents=True, exist_ok=True)
-        md_path.write_text(_markdown_env().get_template("report.md.j2").render(**context), encoding="utf-8")
+        write_text(md_path, _markdown_env().get_template("report.md.j2").render(**context))
     return ReportResult(html=html_path, markdown=md_path, charts=charts)
 
 

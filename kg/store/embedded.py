@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kg.errors import StoreError
+from kg.outputs import refuse_folder, remove, remove_temp, temp_beside
 from kg.store import cypher, readonly
 from kg.store.readonly import DEFAULT_TIMEOUT
 from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
@@ -36,33 +37,126 @@ class QueryResult:
 def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
     """Write the knowledge graph to a new LadybugDB database at ``path`` (replacing one there).
 
+    The database is written beside ``path`` (:func:`create_embedded`) and moved there once
+    complete (:func:`replace_store`): until then a store at ``path`` stays as it was, readable.
+    Anything at ``path`` that is not a LadybugDB database is refused (:func:`check_target`).
     Returns the number of rows written per table.
+    """
+    path = Path(path)
+    check_target(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_beside(path)
+    try:
+        counts = create_embedded(G, tmp)
+        replace_store(tmp, path)
+    finally:
+        remove_temp(tmp)
+    return counts
+
+
+def create_embedded(G: nx.DiGraph, path: Path) -> dict[str, int]:
+    """Write the knowledge graph to a new LadybugDB database at ``path``, a free path kg chose.
+
+    Tables are filled with bulk ``COPY`` from Parquet files in ``<path>.copy/`` (removed after),
+    and the store is marked complete (:data:`COMPLETE`) last. Returns the rows written per table.
     """
     import ladybug
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for old in (path, path.with_name(path.name + ".wal")):
-        if old.is_dir():
-            shutil.rmtree(old)
-        elif old.exists():
-            old.unlink()
     counts: dict[str, int] = {}
     db = ladybug.Database(str(path))
     try:
         conn = ladybug.Connection(db)
         for ddl in cypher.ladybug_ddl():
             conn.execute(ddl)
-        with tempfile.TemporaryDirectory(prefix="kg-copy-") as tmp:
+        _mark(conn, complete=False)
+        copies = Path(str(path) + ".copy")
+        copies.mkdir()
+        try:
             for label, props in NODE_TABLES.items():
-                counts[label] = _copy(conn, label, list(node_rows(G, label)), props, Path(tmp))
+                counts[label] = _copy(conn, label, list(node_rows(G, label)), props, copies)
             for rel, (_, _, props) in REL_TABLES.items():
                 cols = [("from", "STRING"), ("to", "STRING"), *props]
-                counts[rel] = _copy(conn, rel, list(rel_rows(G, rel)), cols, Path(tmp))
+                counts[rel] = _copy(conn, rel, list(rel_rows(G, rel)), cols, copies)
+        finally:
+            remove(copies)
+        _mark(conn, complete=True)
         conn.close()
     finally:
         db.close()
     return counts
+
+
+#: The start of the comment on the Paper table of a store that was written to its end; the
+#: last thing a writer does, so a store without it is one a run did not finish (or an older kg wrote).
+COMPLETE = "kg store complete"
+_INCOMPLETE = "kg store being written"
+#: The first bytes of a LadybugDB database file.
+_MAGIC = b"LBUG"
+
+
+def _mark(conn: Any, *, complete: bool) -> None:
+    # constant text of kg's own: COMMENT takes a string literal, not a parameter
+    conn.execute(f"COMMENT ON TABLE Paper IS '{COMPLETE if complete else _INCOMPLETE}'")
+
+
+def _completed(conn: Any) -> bool:
+    try:
+        result = conn.execute("CALL show_tables() WHERE name = 'Paper' RETURN comment")
+    except RuntimeError:
+        return False
+    return result.has_next() and str(result.get_next()[0]).startswith(COMPLETE)
+
+
+def is_complete(path: str | Path) -> bool:
+    """Whether ``path`` is a LadybugDB store whose writer finished it."""
+    import ladybug
+
+    if not is_ladybug(Path(path)):
+        return False
+    try:
+        db = ladybug.Database(str(path), read_only=True)
+    except RuntimeError:
+        return False
+    conn = ladybug.Connection(db)
+    try:
+        return _completed(conn)
+    finally:
+        conn.close()
+        db.close()
+
+
+def incomplete_message(path: Path) -> str:
+    """What to say of an incomplete store: what it is and the command that rebuilds it."""
+    return (f"{path} is not a complete kg store (its run did not finish, or an older kg wrote it): rebuild it "
+            f"with `kg run PIPELINE` for the pipeline whose outputs.store it is (`make run` for {DEFAULT_STORE}), "
+            f"or `kg build RECORDS --db {path}`")  # fmt: skip
+
+
+def check_target(path: Path) -> None:
+    """A :class:`StoreError` unless ``path`` is free or holds a LadybugDB database kg may replace."""
+    refuse_folder(path, "store")
+    if path.exists() and not is_ladybug(path):
+        raise StoreError(f"{path} exists and is not a LadybugDB store: kg does not replace it "
+                         "(move it away or name another path)")  # fmt: skip
+
+
+def is_ladybug(path: Path) -> bool:
+    """Whether ``path`` is a LadybugDB database file."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(len(_MAGIC)) == _MAGIC
+    except OSError:
+        return False
+
+
+def replace_store(tmp: Path, path: Path) -> None:
+    """Move the finished database ``tmp`` to ``path`` in one step (readers open one or the other).
+
+    A finished database is one file (its write-ahead log checkpointed on close); the log an older
+    kg left beside ``path`` would be replayed against the new file, so it goes first.
+    """
+    Path(str(path) + ".wal").unlink(missing_ok=True)
+    os.replace(tmp, path)
 
 
 @dataclass
@@ -82,52 +176,57 @@ class GraphDelta:
     rel_deletes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-#: An update leaves its changes in the write-ahead log (read and replayed by every reader)
-#: and checkpoints them into the database file once the log is this big: a checkpoint
-#: rewrites much of the relationship storage (seconds for the full corpus), so it is paid
-#: once per many updates, not by each.
-CHECKPOINT_BYTES = 128 * 2**20
+def update_embedded(path: str | Path, delta: GraphDelta, *, into: str | Path | None = None) -> dict[str, int]:
+    """Apply ``delta`` to a copy of the database at ``path`` in one transaction, and put the copy in its place.
 
-
-def update_embedded(path: str | Path, delta: GraphDelta) -> dict[str, int]:
-    """Apply ``delta`` to the database at ``path`` in one transaction: all of it or none.
-
-    New rows go in with ``UNWIND $rows ... CREATE`` (nodes before relationships), changes
-    with ``UNWIND $rows ... SET``: unlike ``COPY``, these are written to the write-ahead log,
-    so committing them does not rewrite the database file (see :data:`CHECKPOINT_BYTES`).
+    The store at ``path`` stays as it was, readable, until the updated copy replaces it
+    (:func:`replace_store`). With ``into`` (a free path kg chose), the updated copy is left
+    there and ``path`` is not touched: the caller moves it in. New rows go in with
+    ``UNWIND $rows ... CREATE`` (nodes before relationships), changes with ``UNWIND $rows ... SET``.
     Returns the rows added or changed per table.
     """
     import ladybug
 
     path = Path(path)
-    if not path.exists():
+    if not is_ladybug(path):
         raise StoreError(f"no embedded database at {path} to update")
+    if not is_complete(path):
+        raise StoreError(incomplete_message(path))
     counts: dict[str, int] = {}
-    db = ladybug.Database(str(path), checkpoint_threshold=CHECKPOINT_BYTES)
+    tmp = Path(into) if into is not None else temp_beside(path)
     try:
-        conn = ladybug.Connection(db)
-        conn.execute("CALL force_checkpoint_on_close=false")
-        conn.execute("BEGIN TRANSACTION")
+        shutil.copyfile(path, tmp)
+        db = ladybug.Database(str(tmp))
         try:
-            for rel, rows in delta.rel_deletes.items():
-                counts[f"{rel} deleted"] = _batches(conn, cypher.delete_rels(rel), rows)
-            for label in NODE_TABLES:
-                counts[label] = _batches(conn, cypher.ladybug_create_nodes(label), delta.nodes.get(label, []))
-            for rel in REL_TABLES:
-                counts[rel] = _batches(conn, cypher.ladybug_create_rels(rel), delta.rels.get(rel, []))
-            for label, rows in delta.node_updates.items():
-                props = [p for p in (rows[0] if rows else {}) if p != NODE_TABLES[label][0][0]]
-                counts[f"{label} updated"] = _batches(conn, cypher.set_node_props(label, props), rows)
-            for rel, rows in delta.rel_updates.items():
-                props = [p for p in (rows[0] if rows else {}) if p not in ("from", "to")]
-                counts[f"{rel} updated"] = _batches(conn, cypher.set_rel_props(rel, props), rows)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.close()
+            conn = ladybug.Connection(db)
+            _mark(conn, complete=False)
+            conn.execute("BEGIN TRANSACTION")
+            try:
+                for rel, rows in delta.rel_deletes.items():
+                    counts[f"{rel} deleted"] = _batches(conn, cypher.delete_rels(rel), rows)
+                for label in NODE_TABLES:
+                    counts[label] = _batches(conn, cypher.ladybug_create_nodes(label), delta.nodes.get(label, []))
+                for rel in REL_TABLES:
+                    counts[rel] = _batches(conn, cypher.ladybug_create_rels(rel), delta.rels.get(rel, []))
+                for label, rows in delta.node_updates.items():
+                    props = [p for p in (rows[0] if rows else {}) if p != NODE_TABLES[label][0][0]]
+                    counts[f"{label} updated"] = _batches(conn, cypher.set_node_props(label, props), rows)
+                for rel, rows in delta.rel_updates.items():
+                    props = [p for p in (rows[0] if rows else {}) if p not in ("from", "to")]
+                    counts[f"{rel} updated"] = _batches(conn, cypher.set_rel_props(rel, props), rows)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            _mark(conn, complete=True)
+            conn.close()
+        finally:
+            db.close()  # checkpoints: the copy is one file again
+        if into is None:
+            replace_store(tmp, path)
     finally:
-        db.close()
+        if into is None:
+            remove_temp(tmp)
     return counts
 
 
@@ -175,6 +274,10 @@ def reader(
     except RuntimeError as exc:
         raise StoreError(f"cannot open {path}: {exc}") from exc
     conn = ladybug.Connection(db)
+    if not _completed(conn):
+        conn.close()
+        db.close()
+        raise StoreError(incomplete_message(path))
     if timeout is not None:
         conn.set_query_timeout(max(1, round(timeout * 1000)))
 

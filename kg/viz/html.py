@@ -22,6 +22,8 @@ import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pyvis.network import Network
 
+from kg.outputs import write_text
+
 TYPE_COLOURS = {
     "Paper": "#8c96a3",
     "Method": "#1f77b4",
@@ -115,8 +117,7 @@ def write_html(
         centre=H.graph.get("centre"),
     )
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
+    write_text(path, html)
     return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted)
 
 

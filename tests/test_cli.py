@@ -54,7 +54,8 @@ def test_bad_pipeline_file_names_file_and_key(tmp_path):
     bad.write_text('name = "x"\n[[sources]]\npath = "a.jsonl"\n[extract]\nn_process = 0\n', encoding="utf-8")
     result = kg("run", str(bad))
     assert result.returncode == 1
-    assert result.stderr.strip() == f"kg: error: {bad}: extract.n_process: Input should be greater than or equal to 1"
+    expected = 'extract.n_process: Input should be greater than or equal to 1 (or "auto")'
+    assert result.stderr.strip() == f"kg: error: {bad}: {expected}"
     bad.write_text('name = "x"\nsources = []\nunknown = 1\n', encoding="utf-8")
     assert "sources: List should have at least 1 item" in kg("run", str(bad)).stderr
     bad.write_text("name = \n", encoding="utf-8")

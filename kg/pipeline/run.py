@@ -533,7 +533,7 @@ def extract_cached(
     if spec.extract.executor == "dask":
         return _extract_dask(papers, list(misses()), done, texts, spec, cache, progress), hits
     pending: list[tuple[str, Extraction]] = []
-    for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
+    for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes):
         done[x.id] = x
         pending.append((texts[x.id], x))
         if len(pending) >= commit:
@@ -568,7 +568,7 @@ def _extract_dask(
         if progress:
             progress(len(done), len(papers))
 
-    with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.n_process) as client:
+    with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.processes) as client:
         extract_on_dask(todo, client=client, model=spec.extract.model, shard_size=spec.extract.shard_size,
                         batch_size=spec.extract.batch_size, on_shard=finished)  # fmt: skip
     return [done[p.id] for p in papers]

@@ -105,25 +105,31 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
     """
     run = _Run(spec, RunReport(pipeline=spec.name), progress)
+    peak = _peak_rss_mb()
     try:
         for name, stage in STAGES:
             log.info("stage %s: start", name)
+            by_stage = _reset_peak_rss()
             t0 = time.perf_counter()
             items = stage(run)
             # What the stages built lives until the run ends: spare the cyclic garbage collector
             # from scanning it again at every collection (and forked workers from copying it).
             gc.freeze()
+            stage_peak = _peak_rss_mb()
+            peak = max(peak, stage_peak)
             if items is None:
                 continue
             secs = time.perf_counter() - t0
             run.report.stages[name] = {"seconds": round(secs, 3), "items": items,
                                        "per_second": round(items / secs, 1) if secs else 0.0}  # fmt: skip
+            if by_stage:
+                run.report.stages[name]["peak_rss_mb"] = stage_peak
             log.info("stage %s: %d items in %.2fs", name, items, secs)
     finally:
         gc.unfreeze()
     report = run.report
     report.seconds = round(time.perf_counter() - run.started, 3)
-    report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    report.peak_memory_mb = max(peak, _peak_rss_mb())
     # the largest worker process (spaCy's n_process workers end before this point)
     report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     if spec.outputs.report:
@@ -132,6 +138,21 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
         text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
         spec.outputs.report.write_text(text, encoding="utf-8")
     return report
+
+
+def _peak_rss_mb() -> float:
+    """The peak resident memory of this process (since the last :func:`_reset_peak_rss`), in MB."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _reset_peak_rss() -> bool:
+    """Start measuring the peak resident memory afresh (Linux: ``/proc/self/clear_refs``); False where it cannot."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    except OSError:
+        return False
+    return True
 
 
 def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:

@@ -301,6 +301,7 @@ def build_stage(run: _Run) -> int:
     if run.update:
         return _build_update(run, run.update)
     run.B = build_graph(run.papers, run.extractions)
+    run.extractions = []  # the graph holds what later stages need of them (the mentions file has them all)
     run.report.concepts = incremental.count(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
     return len(run.papers)
 
@@ -308,6 +309,7 @@ def build_stage(run: _Run) -> int:
 def _build_update(run: _Run, update: Update) -> int:
     """The new papers' graph; concepts it brings that the stored graph lacks are counted in."""
     run.B = build_graph(update.new, run.extractions)
+    run.extractions = []
     kinds = incremental.count(
         d["type"] for n, d in run.B.nodes(data=True) if d["kind"] == "Concept" and n not in update.known_before
     )
@@ -323,6 +325,9 @@ def link_stage(run: _Run) -> int:
                     top_k=link.top_k)  # fmt: skip
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
     run.G = knowledge_graph(run.B, P, C)
+    # G is a copy of B with the links added: keeping B too would hold every node's and edge's
+    # properties twice through the analyse stage (which makes a third copy, annotate's).
+    run.B = nx.DiGraph()
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
         "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),
@@ -337,6 +342,7 @@ def _link_update(run: _Run, update: Update) -> int:
     update.links = update.index.add(run.B, min_shared=link.min_shared, min_weight=link.min_weight,
                                     max_df=link.max_df, min_cooccurrence=link.min_cooccurrence)  # fmt: skip
     update.delta, added = incremental.graph_delta(run.B, update, store)
+    run.B = nx.DiGraph()  # the delta has what the store gets
     run.report.graph = incremental.add_counts(update.state["counts"]["graph"], added)
     return len(update.new)
 

@@ -5,7 +5,7 @@ Each size is a fresh `LocalCluster(processes=True, threads_per_worker=1)`, as
 worker first (timed apart: a long-lived cluster pays it once), then the papers go out in shards
 (`extract.shard_size`, here 100) through `kg.extract.distributed.extract_on_dask`, as a
 pipeline sends them. Both sizes must give the same extractions. Other processes on the machine
-make the figures noisy: read the speed-up, not the absolute rates. Prints per-size figures,
+make the wall-clock figures noisy: each run also says how much CPU its workers had. Prints per-size figures,
 then one JSON line. Run: .venv/bin/python bench/dask_cluster.py [--papers 1000] [--workers 1,2]
 (not bench/dask.py: a script of that name would shadow the dask package).
 """
@@ -87,6 +87,10 @@ def main() -> None:
         "bench": "dask", "papers": len(papers), "shard_size": args.shard_size, "same_output": True,
         "runs": runs,
         "speedup": {str(r["workers"]): round(base / r["extract_s"], 2) for r in runs},
+        # abstracts per CPU second against one worker's: ~1 means the workers add no work of their own,
+        # so on cores of its own each worker adds one worker's speed
+        "cpu_efficiency": {str(r["workers"]): round(r["abstracts_per_cpu_s"] / runs[0]["abstracts_per_cpu_s"], 2)
+                           for r in runs},
     }))  # fmt: skip
 
 

@@ -39,6 +39,10 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme(command):
         (["extract", "missing.jsonl", "-o", "/tmp/x.jsonl"], "kg: error: input file not found: missing.jsonl"),
         (["query", "MATCH (n) RETURN n", "--db", "nowhere.lbug"], "kg: error: no embedded database at nowhere.lbug"),
         (["query", "MATCH (n) RETURN n", "--format", "xml"], "kg: error: unknown format 'xml'"),
+        (
+            ["extract", "missing.jsonl", "-o", "/tmp/x.jsonl", "--n-process", "all"],
+            "kg: error: n_process 'all': give a number of worker processes (1 or more) or auto",
+        ),
     ],
 )
 def test_user_mistakes_are_one_line_and_nonzero(args, message):

@@ -43,8 +43,9 @@ SOURCES_FILE = "sources.json"
 REJECTS_FILE = "rejects.jsonl"
 #: The run-wide key tables (:class:`kg.normalise.run.RunTables`).
 TABLES_FILE = "keys.json"
-#: Changes whenever what the state holds or how it is computed (the digests) changes.
-STATE_VERSION = 4
+#: Changes whenever what the state holds or how it is computed (the digests) changes, or the store's
+#: schema does (5: Paper.categories), so that the next run rebuilds the store.
+STATE_VERSION = 5
 
 
 @dataclass

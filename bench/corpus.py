@@ -1,32 +1,44 @@
-"""The full ACL corpus (61,880 abstracts) through a pipeline, then again with 1,000 new papers.
+"""A whole corpus through the pipeline a user would run, then again with 1,000 new papers; memory by size.
 
-Each run is a `kg run pipelines/acl-full.toml` process, as a user would start it, with the
-stages the issue names: read, extract (all cores), build, link, embedded store and capped HTML
-views (the analyse stage and the report are off in both runs). Run 1 starts from an empty
-cache and no store. Run 2 adds 1,000 new papers (real corpus abstracts with their sentences in
-reverse order, new ids and titles, so their text is new to the cache) and runs again: the
-pipeline is incremental (`update.incremental`), so only those are extracted, linked and
-stored. Peak memory is the largest sum of the proportional set size (PSS: shared pages counted
-once) of kg and its worker processes, sampled every 0.2 s. Prints per-stage figures, then one
-JSON line. Run: .venv/bin/python bench/corpus.py
+Each run is a `kg run PIPELINE` process, as a user would start it, with every stage on (read,
+extract on every core, normalise, build, link, analyse, embedded store, capped HTML views and
+the report). Run 1 starts from an empty cache and no store. Run 2 adds 1,000 new papers (real
+corpus abstracts with their sentences in reverse order, new ids and titles, so their text is
+new to the cache) and runs again: the pipeline is incremental (`update.incremental`), so only
+those are extracted, linked and stored. Then, for each of `--sizes` smaller than the corpus, a
+run from nothing on its first N records, so that the growth of peak memory with the corpus shows
+(`peak_memory_mb_by_papers`, the whole corpus included). Peak memory is the largest sum of the
+proportional set size (PSS: shared pages counted once) of kg and its worker processes, sampled
+every 0.2 s; each run's report adds the peak resident memory of kg's own process by stage.
+
+Prints each run's figures on stderr, then one JSON line. Run:
+    .venv/bin/python bench/corpus.py                     # the ACL corpus, sizes 10,000 and 50,000
+    .venv/bin/python bench/corpus.py --corpus ../shared/data/arxiv-ml/arxiv-ml-abstracts.jsonl.gz \\
+        --pipeline pipelines/arxiv-ml.toml
+    .venv/bin/python bench/corpus.py --limit 10000 --sizes 2500,5000   # a quick look on a slice
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
-import os
 import re
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "acl-anthology-abstracts.jsonl.gz"
 PIPELINE = ROOT / "pipelines" / "acl-full.toml"
+OUTPUTS = {"store": "kg.lbug", "html": "graph.html", "mentions": "mentions.jsonl", "rejects": "rejects.jsonl",
+           "report": "report.json", "report_html": "report.html", "report_md": "report.md",
+           "cache": "cache/extract.sqlite"}  # fmt: skip
 
 
 class PeakMemory:
@@ -53,13 +65,13 @@ class PeakMemory:
 
 def _tree_pss(root: int) -> int:
     parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
             try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
+                stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
     tree, frontier = [root], [root]
     while frontier:
         pid = frontier.pop()
@@ -77,9 +89,25 @@ def _tree_pss(root: int) -> int:
     return total
 
 
-def new_papers(n: int, dest: Path) -> None:
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as src, dest.open("w", encoding="utf-8") as out:
-        for i, line in enumerate(src):
+def _lines(corpus: Path) -> Iterator[str]:
+    opener = gzip.open if corpus.suffix == ".gz" else open
+    with opener(corpus, "rt", encoding="utf-8") as src:
+        yield from src
+
+
+def first_records(corpus: Path, n: int, dest: Path) -> Path:
+    """The first ``n`` lines (records) of ``corpus`` as a file of their own."""
+    with dest.open("w", encoding="utf-8") as out:
+        for i, line in enumerate(_lines(corpus)):
+            if i >= n:
+                break
+            out.write(line)
+    return dest
+
+
+def new_papers(corpus: Path, n: int, dest: Path) -> None:
+    with dest.open("w", encoding="utf-8") as out:
+        for i, line in enumerate(_lines(corpus)):
             if i >= n:
                 break
             rec = json.loads(line)
@@ -90,8 +118,8 @@ def new_papers(n: int, dest: Path) -> None:
             out.write(json.dumps(rec, ensure_ascii=False) + "\n")
 
 
-def run(overrides: list[str], report_path: Path) -> dict[str, object]:
-    args = [sys.executable, "-m", "kg", "run", str(PIPELINE), "--quiet"]
+def run(pipeline: Path, overrides: list[str], report_path: Path) -> dict[str, object]:
+    args = [sys.executable, "-m", "kg", "run", str(pipeline), "--quiet"]
     for item in overrides:
         args += ["--set", item]
     t0 = time.perf_counter()
@@ -114,27 +142,61 @@ def run(overrides: list[str], report_path: Path) -> dict[str, object]:
     return figures
 
 
+def _outputs(folder: Path) -> list[str]:
+    return [f"outputs.{k}={folder / v}" for k, v in OUTPUTS.items()]
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="records file (default: the ACL corpus)")
+    parser.add_argument("--pipeline", type=Path, default=PIPELINE, help="pipeline file (default: acl-full.toml)")
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N records of the corpus")
+    parser.add_argument("--sizes", default="10000,50000", help="first-N runs for memory by size ('' for none)")
+    parser.add_argument("--new", type=int, default=1000, help="papers the second run adds")
+    args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-corpus-"))
-    outputs = {"store": "kg.lbug", "html": "graph.html", "mentions": "mentions.jsonl", "rejects": "rejects.jsonl",
-               "report": "report.json", "cache": "cache/extract.sqlite"}  # fmt: skip
-    sets = [f"outputs.{k}={tmp / v}" for k, v in outputs.items()]
-    sets += [f"extract.n_process={os.cpu_count() or 1}", "analyse.enabled=false"]
-    first = run(sets, tmp / "report.json")
-    extra = tmp / "new-1000.jsonl"
-    new_papers(1000, extra)
-    spec_sources = f'sources=[{{"path": "{CORPUS}"}}, {{"path": "{extra}"}}]'
-    second = run([*sets, spec_sources], tmp / "report.json")
+    corpus = args.corpus.resolve()
+    if args.limit:
+        corpus = first_records(corpus, args.limit, tmp / f"first-{args.limit}.jsonl")
+    fmt = tomllib.loads(args.pipeline.read_text(encoding="utf-8"))["sources"][0].get("format", "auto")
+    first = run(args.pipeline, [f"sources.0.path={corpus}", *_outputs(tmp)], tmp / "report.json")
+    extra = tmp / f"new-{args.new}.jsonl"
+    new_papers(corpus, args.new, extra)
+    sources = f'sources=[{{"path": "{corpus}", "format": "{fmt}"}}, {{"path": "{extra}", "format": "jsonl"}}]'
+    second = run(args.pipeline, [*_outputs(tmp), sources], tmp / "report.json")
+    papers = first["records"]["kept"]  # type: ignore[index]
+    by_size: dict[str, dict[str, object]] = {}
+    records = sum(1 for _ in _lines(corpus))
+    for size in sorted({int(s) for s in args.sizes.split(",") if s.strip()}):
+        if size >= records:
+            continue
+        folder = tmp / f"size-{size}"
+        folder.mkdir()
+        part = first_records(corpus, size, folder / "records.jsonl")
+        figures = run(args.pipeline, [f"sources.0.path={part}", *_outputs(folder)], folder / "report.json")
+        by_size[str(figures["records"]["kept"])] = figures  # type: ignore[index]
+    by_size[str(papers)] = first
+
+    def stage(figures: dict[str, object], key: str) -> dict[str, object]:
+        return {k: v.get(key) for k, v in figures["stages"].items()}  # type: ignore[attr-defined]
+
     print(json.dumps({
         "bench": "corpus",
-        "papers": first["records"]["kept"],  # type: ignore[index]
+        "corpus": str(args.corpus), "pipeline": str(args.pipeline), "limit": args.limit or None,
+        "papers": papers,
         "first_wall_s": first["wall_s"], "first_peak_memory_mb": first["peak_memory_mb"],
         "second_wall_s": second["wall_s"], "second_peak_memory_mb": second["peak_memory_mb"],
         "second_extracted": second["cache"]["extracted"],  # type: ignore[index]
         "second_mode": second["update"]["mode"],  # type: ignore[index]
         "second_to_first": round(float(second["wall_s"]) / float(first["wall_s"]), 4),  # type: ignore[arg-type]
-        "first_stages_s": {k: v["seconds"] for k, v in first["stages"].items()},  # type: ignore[attr-defined]
-        "second_stages_s": {k: v["seconds"] for k, v in second["stages"].items()},  # type: ignore[attr-defined]
+        "first_stages_s": stage(first, "seconds"),
+        "second_stages_s": stage(second, "seconds"),
+        "first_stages_peak_rss_mb": stage(first, "peak_rss_mb"),
+        "peak_memory_mb_by_papers": {n: f["peak_memory_mb"] for n, f in by_size.items()},
+        "wall_s_by_papers": {n: f["wall_s"] for n, f in by_size.items()},
+        "peak_memory_kb_per_paper_by_papers": {
+            n: round(float(f["peak_memory_mb"]) * 1024 / int(n), 1) for n, f in by_size.items()  # type: ignore[arg-type]
+        },
     }))  # fmt: skip
 
 

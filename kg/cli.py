@@ -31,6 +31,7 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 FORMAT_HELP = "Input format: auto, jsonl, csv, bibtex, ris, openalex, arxiv or s2."
 INPUT_HELP = "Records file: .jsonl, .csv, .bib, .ris, or OpenAlex/arXiv/Semantic Scholar JSON; may be .gz."
+N_PROCESS_HELP = "Worker processes: auto (every core) or a number; 1 extracts in this process."
 DB_HELP = "Embedded database to use (default: out/kg.lbug, where the default pipeline writes)."
 
 
@@ -130,21 +131,23 @@ def extract(
     fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
     rejects: Annotated[Path | None, typer.Option(help="Where to write rejected records.")] = None,
     model: Annotated[Path | None, typer.Option(help="spaCy model folder (default: the shipped one).")] = None,
-    n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    n_process: Annotated[str, typer.Option(help=N_PROCESS_HELP)] = "auto",
     batch_size: Annotated[int, typer.Option(help="Texts per spaCy batch.")] = 64,
 ) -> None:
     """Extract concept mentions and relations: one JSON line per record, {"id", "mentions", "relations"}.
 
     Example: kg extract data/sample/acl-sample.jsonl -o out/mentions.jsonl
     """
+    from kg.config import resolve_n_process
     from kg.extract import extract as run_extract
     from kg.extract import load_pipeline
     from kg.pipeline.run import write_mentions
 
     _setup_logging(quiet=True)
+    processes = resolve_n_process(n_process)
     papers, bad = _read(input, fmt, rejects or output.with_name(output.stem + ".rejects.jsonl"))
     nlp = load_pipeline(model)
-    extractions = list(run_extract(papers, nlp=nlp, batch_size=batch_size, n_process=n_process))
+    extractions = list(run_extract(papers, nlp=nlp, batch_size=batch_size, n_process=processes))
     write_mentions(extractions, output)
     n = sum(len(x.mentions) for x in extractions)
     n_rel = sum(len(x.relations) for x in extractions)
@@ -173,15 +176,18 @@ def build(
         bool,
         typer.Option("--analyse/--no-analyse", help="Communities, rankings and trends, as `kg run` stores them."),
     ] = True,
+    n_process: Annotated[str, typer.Option(help=N_PROCESS_HELP + " Without --mentions only.")] = "auto",
 ) -> None:
     """Build the knowledge graph from records (and their mentions) into the embedded store.
 
     Example: kg build data/sample/acl-sample.jsonl --mentions out/mentions.jsonl --db out/kg.lbug
     """
+    from kg.config import resolve_n_process
     from kg.outputs import clean_leftovers, locked, refuse_folder
     from kg.store.embedded import check_target
 
     _setup_logging(quiet=True)
+    processes = resolve_n_process(n_process)
     check_target(db)
     refuse_folder(db.with_name(db.stem + ".rejects.jsonl"), "the rejects file beside --db")
     if html:
@@ -189,10 +195,12 @@ def build(
     folders = {db.parent, *([html.parent] if html else [])}
     with locked(folders, command=_command()):
         clean_leftovers(folders)
-        _build(input, mentions, db, html, fmt, analyse_)
+        _build(input, mentions, db, html, fmt, analyse_, processes)
 
 
-def _build(input: Path, mentions: Path | None, db: Path, html: Path | None, fmt: str, analyse_: bool) -> None:
+def _build(
+    input: Path, mentions: Path | None, db: Path, html: Path | None, fmt: str, analyse_: bool, processes: int
+) -> None:
     from kg.build import build_graph, knowledge_graph
     from kg.extract import extract as run_extract
     from kg.link import cooccurrence, link_papers
@@ -210,7 +218,7 @@ def _build(input: Path, mentions: Path | None, db: Path, html: Path | None, fmt:
         with mentions.open(encoding="utf-8") as fh:
             extractions = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
     else:
-        extractions = list(run_extract(papers))
+        extractions = list(run_extract(papers, n_process=processes))
     # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there
     gazetteer = load_gazetteer()
     extractions, _ = normalise_run(papers, extractions, known=gazetteer.keys)
@@ -491,7 +499,7 @@ def eval_(
         Path | None, typer.Option(help="A `kg extract`-format file keyed by doc_key (default: run the model).")
     ] = None,
     model: Annotated[Path | None, typer.Option(help="spaCy model folder (default: the shipped one).")] = None,
-    n_process: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    n_process: Annotated[str, typer.Option(help=N_PROCESS_HELP)] = "auto",
     fmt: Annotated[str, typer.Option("--format", "-f", help="table or json.")] = "table",
 ) -> None:
     """Score extraction against gold: spans and relations, per type and micro P/R/F1, and speed.
@@ -503,10 +511,12 @@ def eval_(
 
     Example: kg eval --keyphrases ../shared/data/keyphrases/www.jsonl
     """
+    from kg.config import resolve_n_process
     from kg.extract.evaluate import evaluate, evaluate_keyphrases
 
+    processes = resolve_n_process(n_process)
     if keyphrases is not None:
-        kp = evaluate_keyphrases(keyphrases, model=model, n_process=n_process).as_dict()
+        kp = evaluate_keyphrases(keyphrases, model=model, n_process=processes).as_dict()
         if fmt == "json":
             typer.echo(json.dumps(kp, indent=2))
             return
@@ -519,7 +529,7 @@ def eval_(
         return
     if gold is None:
         raise InputError("kg eval needs a SciERC gold file or --keyphrases FILE")
-    scores = evaluate(gold, model=model, predictions=predictions, n_process=n_process).as_dict()
+    scores = evaluate(gold, model=model, predictions=predictions, n_process=processes).as_dict()
     if fmt == "json":
         typer.echo(json.dumps(scores, indent=2))
         return

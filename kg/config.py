@@ -101,3 +101,33 @@ def _kind(value: Any) -> str:
 def _digits(value: int) -> str:
     text = str(value)
     return text if len(text) <= 30 else f"{text[:12]}...({len(text)} digits)"
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one), at least 1.
+
+    What ``n_process = "auto"`` resolves to: a container or ``taskset`` limited to two cores of
+    a larger machine gets two workers, not one per core it cannot use.
+    """
+    if hasattr(os, "process_cpu_count"):  # Python 3.13+
+        return os.process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def resolve_n_process(value: int | str) -> int:
+    """Worker processes for extraction: ``"auto"`` is every available core, a number is taken as it is.
+
+    >>> resolve_n_process(1), resolve_n_process("auto") == available_cores()
+    (1, True)
+    """
+    if value == "auto":
+        return available_cores()
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ConfigError(f"n_process {value!r}: give a number of worker processes (1 or more) or auto")
+    return n

@@ -39,6 +39,10 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme(command):
         (["extract", "missing.jsonl", "-o", "/tmp/x.jsonl"], "kg: error: input file not found: missing.jsonl"),
         (["query", "MATCH (n) RETURN n", "--db", "nowhere.lbug"], "kg: error: no embedded database at nowhere.lbug"),
         (["query", "MATCH (n) RETURN n", "--format", "xml"], "kg: error: unknown format 'xml'"),
+        (
+            ["extract", "missing.jsonl", "-o", "/tmp/x.jsonl", "--n-process", "all"],
+            "kg: error: n_process 'all': give a number of worker processes (1 or more) or auto",
+        ),
     ],
 )
 def test_user_mistakes_are_one_line_and_nonzero(args, message):
@@ -54,7 +58,8 @@ def test_bad_pipeline_file_names_file_and_key(tmp_path):
     bad.write_text('name = "x"\n[[sources]]\npath = "a.jsonl"\n[extract]\nn_process = 0\n', encoding="utf-8")
     result = kg("run", str(bad))
     assert result.returncode == 1
-    assert result.stderr.strip() == f"kg: error: {bad}: extract.n_process: Input should be greater than or equal to 1"
+    expected = 'extract.n_process: Input should be greater than or equal to 1 (or "auto")'
+    assert result.stderr.strip() == f"kg: error: {bad}: {expected}"
     bad.write_text('name = "x"\nsources = []\nunknown = 1\n', encoding="utf-8")
     assert "sources: List should have at least 1 item" in kg("run", str(bad)).stderr
     bad.write_text("name = \n", encoding="utf-8")

@@ -115,6 +115,9 @@ def params(sample_run):
         "min_degree": 2,
         "technique": G.nodes[technique]["key"],
         "category": G.nodes[category]["key"],
+        # the sample's papers have no arXiv categories: every paper (tests/test_arxiv.py has them)
+        "arxiv_category": "",
+        "primary_only": False,
     }
 
 

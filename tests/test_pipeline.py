@@ -43,8 +43,46 @@ def test_env_and_cli_overrides(tmp_path, monkeypatch):
     spec = load_pipeline_file(path, ["link.top_k=9", "viz.title=My field"])
     assert (spec.extract.n_process, spec.link.top_k, spec.viz.title) == (2, 9, "My field")
     monkeypatch.setenv("KG__EXTRACT__N_PROCESS", "zero")
-    with pytest.raises(ConfigError, match=r"extract\.n_process: Input should be a valid integer"):
+    with pytest.raises(ConfigError, match=r"extract\.n_process: Input should be a number of worker processes"):
         load_pipeline_file(path)
+
+
+def test_n_process_is_every_core_unless_set(tmp_path):
+    path, _ = _pipeline(tmp_path, LINES[:5])
+    spec = load_pipeline_file(path)
+    assert spec.extract.n_process == "auto" and spec.extract.processes == len(os.sched_getaffinity(0))
+    for value, processes in (("1", 1), ("3", 3), ("auto", len(os.sched_getaffinity(0)))):
+        assert load_pipeline_file(path, [f"extract.n_process={value}"]).extract.processes == processes
+    path.write_text(path.read_text(encoding="utf-8") + "[extract]\nn_process = 1\n", encoding="utf-8")
+    assert load_pipeline_file(path).extract.n_process == 1
+    for bad in ("-1", "0", "all", "1.5"):
+        with pytest.raises(ConfigError, match=r"extract\.n_process: Input should be"):
+            load_pipeline_file(path, [f"extract.n_process={bad}"])
+
+
+def test_auto_extracts_in_worker_processes_the_same_mentions_as_one(tmp_path, monkeypatch):
+    import kg.extract.pipeline as extraction
+
+    pools: list[int] = []
+    in_pool = extraction._extract_in_pool
+
+    def counted(*args, **kwargs):  # the real pool of worker processes, counted
+        pools.append(kwargs["n_process"])
+        yield from in_pool(*args, **kwargs)
+
+    monkeypatch.setattr(extraction, "_extract_in_pool", counted)
+    # batches of 2 papers: several batches, so "auto" (on a machine of several cores) starts workers
+    one_path, one_out = _pipeline(tmp_path, LINES[:12], name="one")
+    auto_path, auto_out = _pipeline(tmp_path, LINES[:12], name="auto")
+    one = run_pipeline(load_pipeline_file(one_path, ["extract.n_process=1", "extract.batch_size=2"]))
+    assert pools == []
+    spec = load_pipeline_file(auto_path, ["extract.batch_size=2"])
+    assert spec.extract.n_process == "auto"
+    auto = run_pipeline(spec)
+    cores = len(os.sched_getaffinity(0))
+    assert pools == ([cores] if cores > 1 else [])
+    assert (auto_out / "m.jsonl").read_text(encoding="utf-8") == (one_out / "m.jsonl").read_text(encoding="utf-8")
+    assert auto.mentions == one.mentions and auto.graph == one.graph
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import logging
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 
@@ -40,6 +41,32 @@ def concept_node(key: str) -> str:
     'concept:machine translation'
     """
     return f"concept:{key}"
+
+
+#: A paper's subject categories (arXiv's cs.CL, cs.LG, ...): node properties of their own, not ``extra``.
+CATEGORY_FIELDS = ("categories", "primary_category")
+
+
+def paper_categories(extra: dict[str, Any]) -> dict[str, Any]:
+    """A record's ``categories`` (a list, or text separated by spaces) and ``primary_category``.
+
+    arXiv lists the primary category first: without a ``primary_category`` field, the first
+    category is the primary one.
+
+    >>> paper_categories({"categories": ["cs.CL", "cs.AI"]})
+    {'categories': ['cs.CL', 'cs.AI'], 'primary_category': 'cs.CL'}
+    >>> paper_categories({"categories": "cs.LG stat.ML", "primary_category": "stat.ML"})
+    {'categories': ['cs.LG', 'stat.ML'], 'primary_category': 'stat.ML'}
+    >>> paper_categories({})
+    {'categories': [], 'primary_category': None}
+    """
+    found = extra.get("categories") or []
+    if isinstance(found, str):
+        found = found.split()
+    categories = list(dict.fromkeys(str(c).strip() for c in found if str(c).strip()))
+    primary = extra.get("primary_category")
+    primary = str(primary).strip() if primary and str(primary).strip() else None
+    return {"categories": categories, "primary_category": primary or (categories[0] if categories else None)}
 
 
 def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> nx.DiGraph:
@@ -98,7 +125,8 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             year=paper.year,
             authors=list(paper.authors),
             venue=paper.venue,
-            extra=dict(paper.extra),
+            **paper_categories(paper.extra),
+            extra={k: v for k, v in paper.extra.items() if k not in CATEGORY_FIELDS},
         )
         best: dict[str, tuple[Mention, int]] = {}
         placed: dict[str, float] = defaultdict(float)

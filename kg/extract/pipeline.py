@@ -6,7 +6,7 @@ import multiprocessing
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from itertools import islice
+from itertools import chain, islice
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
@@ -239,11 +239,12 @@ def extract(
     """
     nlp = nlp or load_pipeline()
     batches = _batches(((p.title, p.abstract, p.id) for p in papers), batch_size)
-    if n_process <= 1:
-        for batch in batches:
+    ahead = list(islice(batches, 2))
+    if n_process <= 1 or len(ahead) < 2:  # one batch: starting workers would cost more than it saves
+        for batch in chain(ahead, batches):
             yield from _extract_batch(nlp, batch, batch_size)
         return
-    yield from _extract_in_pool(nlp, batches, batch_size=batch_size, n_process=n_process)
+    yield from _extract_in_pool(nlp, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
 
 
 def _extract_batch(nlp: Language, batch: list[tuple[str, str, str]], batch_size: int) -> list[Extraction]:

@@ -158,25 +158,31 @@ def output_targets(spec: PipelineSpec) -> list[Path]:
 
 def _run_stages(run: _Run) -> None:
     spec = run.spec
+    peak = _peak_rss_mb()
     try:
         for name, stage in STAGES:
             log.info("stage %s: start", name)
+            by_stage = _reset_peak_rss()
             t0 = time.perf_counter()
             items = stage(run)
             # What the stages built lives until the run ends: spare the cyclic garbage collector
             # from scanning it again at every collection (and forked workers from copying it).
             gc.freeze()
+            stage_peak = _peak_rss_mb()
+            peak = max(peak, stage_peak)
             if items is None:
                 continue
             secs = time.perf_counter() - t0
             run.report.stages[name] = {"seconds": round(secs, 3), "items": items,
                                        "per_second": round(items / secs, 1) if secs else 0.0}  # fmt: skip
+            if by_stage:
+                run.report.stages[name]["peak_rss_mb"] = stage_peak
             log.info("stage %s: %d items in %.2fs", name, items, secs)
     finally:
         gc.unfreeze()
     report = run.report
     report.seconds = round(time.perf_counter() - run.started, 3)
-    report.peak_memory_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    report.peak_memory_mb = max(peak, _peak_rss_mb())
     # the largest worker process (spaCy's n_process workers end before this point)
     report.peak_worker_memory_mb = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     if spec.outputs.report:
@@ -197,6 +203,21 @@ def _commit(run: _Run) -> None:
     run.staged.commit([p for p in (out.store, out.mentions) if p])
     if run.save_state:
         run.save_state()
+
+
+def _peak_rss_mb() -> float:
+    """The peak resident memory of this process (since the last :func:`_reset_peak_rss`), in MB."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _reset_peak_rss() -> bool:
+    """Start measuring the peak resident memory afresh (Linux: ``/proc/self/clear_refs``); False where it cannot."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    except OSError:
+        return False
+    return True
 
 
 def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
@@ -352,6 +373,7 @@ def build_stage(run: _Run) -> int:
     if run.update:
         return _build_update(run, run.update)
     run.B = build_graph(run.papers, run.extractions)
+    run.extractions = []  # the graph holds what later stages need of them (the mentions file has them all)
     run.report.concepts = incremental.count(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
     return len(run.papers)
 
@@ -359,6 +381,7 @@ def build_stage(run: _Run) -> int:
 def _build_update(run: _Run, update: Update) -> int:
     """The new papers' graph; concepts it brings that the stored graph lacks are counted in."""
     run.B = build_graph(update.new, run.extractions)
+    run.extractions = []
     kinds = incremental.count(
         d["type"] for n, d in run.B.nodes(data=True) if d["kind"] == "Concept" and n not in update.known_before
     )
@@ -374,6 +397,9 @@ def link_stage(run: _Run) -> int:
                     top_k=link.top_k)  # fmt: skip
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
     run.G = knowledge_graph(run.B, P, C)
+    # G is a copy of B with the links added: keeping B too would hold every node's and edge's
+    # properties twice through the analyse stage (which makes a third copy, annotate's).
+    run.B = nx.DiGraph()
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
         "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),
@@ -388,6 +414,7 @@ def _link_update(run: _Run, update: Update) -> int:
     update.links = update.index.add(run.B, min_shared=link.min_shared, min_weight=link.min_weight,
                                     max_df=link.max_df, min_cooccurrence=link.min_cooccurrence)  # fmt: skip
     update.delta, added = incremental.graph_delta(run.B, update, store)
+    run.B = nx.DiGraph()  # the delta has what the store gets
     run.report.graph = incremental.add_counts(update.state["counts"]["graph"], added)
     return len(update.new)
 
@@ -609,7 +636,7 @@ def extract_cached(
     if spec.extract.executor == "dask":
         return _extract_dask(papers, list(misses()), done, texts, spec, cache, progress), hits
     pending: list[tuple[str, Extraction]] = []
-    for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.n_process):
+    for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes):
         done[x.id] = x
         pending.append((texts[x.id], x))
         if len(pending) >= commit:
@@ -644,7 +671,7 @@ def _extract_dask(
         if progress:
             progress(len(done), len(papers))
 
-    with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.n_process) as client:
+    with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.processes) as client:
         extract_on_dask(todo, client=client, model=spec.extract.model, shard_size=spec.extract.shard_size,
                         batch_size=spec.extract.batch_size, on_shard=finished)  # fmt: skip
     return [done[p.id] for p in papers]

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
-from kg.config import option_value
+from kg.config import option_value, resolve_n_process
 from kg.errors import ConfigError
 
 
@@ -40,7 +41,9 @@ class ReadSettings(_Section):
 class ExtractSettings(_Section):
     model: Path | None = None
     batch_size: int = Field(64, gt=0)
-    n_process: int = Field(1, ge=1)
+    #: Worker processes: "auto" (the default) is every core this process may use; 1 extracts in
+    #: the run's own process.
+    n_process: int | Literal["auto"] = "auto"
     #: Results are committed to the cache every this many papers (what a kill -9 can lose).
     commit_every: int = Field(500, ge=1)
     #: "local" (spaCy worker processes) or "dask" (shards on a dask.distributed cluster).
@@ -48,6 +51,25 @@ class ExtractSettings(_Section):
     #: Address of a running Dask scheduler (tcp://host:8786); empty: a local cluster of n_process workers.
     scheduler: str = ""
     shard_size: int = Field(500, ge=1)
+
+    @field_validator("n_process", mode="before")
+    @classmethod
+    def _workers(cls, value: Any) -> Any:
+        """A number of worker processes, 1 or more, or "auto" (``--set extract.n_process=auto`` too)."""
+        if value == "auto":
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PydanticCustomError("n_process", 'Input should be a number of worker processes or "auto"')
+        if value < 1:
+            raise PydanticCustomError("n_process", 'Input should be greater than or equal to 1 (or "auto")')
+        return value
+
+    @property
+    def processes(self) -> int:
+        """``n_process`` as a number: "auto" is every core this process may use."""
+        return resolve_n_process(self.n_process)
 
 
 class LinkSettings(_Section):

@@ -286,7 +286,11 @@ def _quality(report: Mapping[str, Any]) -> dict[str, Any]:
         "mentions_by_type": sorted((mentions.get("by_type") or {}).items()),
         "mentions_by_role": sorted((mentions.get("by_role") or {}).items()),
         "cache": report.get("cache") or {},
-        "stages": [(k, v.get("seconds"), v.get("items")) for k, v in stages.items() if isinstance(v, Mapping)],
+        "stages": [
+            (k, v.get("seconds"), v.get("items"), v.get("peak_rss_mb"))
+            for k, v in stages.items()
+            if isinstance(v, Mapping)
+        ],
         "seconds": report.get("seconds"),
         "peak_memory_mb": report.get("peak_memory_mb"),
         "versions": report.get("versions") or {},

@@ -23,6 +23,9 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("year", "INT64"),
         ("authors", "STRING[]"),
         ("venue", "STRING"),
+        #: Subject categories (arXiv's cs.CL, ...), primary first; empty for sources without them.
+        ("categories", "STRING[]"),
+        ("primary_category", "STRING"),
         ("extra", "STRING"),
         ("n_concepts", "INT64"),
         ("community", "INT64"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -156,7 +156,7 @@ def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     placed: dict[Any, tuple[float, float]] = {}
     if not parts:
         return placed
-    layouts = [_part_layout(H.subgraph(c).copy(), seed=seed) for c in parts]  # copies: degrees in O(1)
+    layouts = [_part_layout(_induced(H, c), seed=seed) for c in parts]
     boxes = [_box(pos) for pos in layouts]
     row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
     x = y = row_height = 0.0
@@ -172,6 +172,19 @@ def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     return placed
 
 
+def _induced(H: nx.Graph, nodes: Iterable[Any]) -> nx.Graph:
+    """The subgraph of ``H`` on ``nodes``, nodes and edges in id order (a copy: degrees in O(1)).
+
+    ``H.subgraph(set)`` iterates the set when it is small, in an order that changes with
+    PYTHONHASHSEED, and the layout depends on the order of its input.
+    """
+    keep = set(nodes)
+    S = nx.Graph()
+    S.add_nodes_from(sorted(keep, key=str))
+    S.add_edges_from(sorted((tuple(sorted((u, v), key=str)) for u, v in H.edges(keep) if v in keep), key=str))
+    return S
+
+
 def _box(pos: dict[Any, tuple[float, float]]) -> tuple[float, float, float, float]:
     xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
     return min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20
@@ -181,7 +194,7 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     if H.number_of_nodes() == 1:
         return {next(iter(H)): (0.0, 0.0)}
     leaves = {n for n in H if H.degree(n) == 1 and H.degree(next(iter(H[n]))) > 1}
-    core = H.subgraph(n for n in H if n not in leaves)
+    core = _induced(H, (n for n in H if n not in leaves))
     scale = 70 * max(1.0, core.number_of_nodes() ** 0.5)
     pos = _spring(core, seed=seed, scale=scale)
     children: dict[Any, list[Any]] = {}
@@ -207,7 +220,7 @@ def _spring(H: nx.Graph, *, seed: int, scale: float) -> dict[Any, tuple[float, f
     if len(nodes) == 1:
         return {nodes[0]: (0.0, 0.0)}
     index = {n: i for i, n in enumerate(nodes)}
-    g = igraph.Graph(n=len(nodes), edges=sorted((index[u], index[v]) for u, v in H.edges()))
+    g = igraph.Graph(n=len(nodes), edges=sorted(tuple(sorted((index[u], index[v]))) for u, v in H.edges()))
     rng = random.Random(seed)
     start = [[rng.uniform(-1, 1), rng.uniform(-1, 1)] for _ in nodes]
     igraph.set_random_number_generator(rng)

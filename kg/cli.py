@@ -409,8 +409,8 @@ def viz(
         name = d.get("name") or d.get("title") or H.graph["centre"]
         default = f"kg: ego view around {name}" + (f" (depth {depth})" if depth != 1 else "")
     elif view == "query":
-        text = " ".join(str(query).split())
-        default = f"kg: query view of {text if len(text) <= 90 else text[:89] + '…'}"
+        text = " ".join([*str(query).split(), *(f"({p})" for p in param)])
+        default = f"kg: query view of {text if len(text) <= 110 else text[:109] + '…'}"
     else:
         default = f"kg: {view} view"
     result = write_html(

@@ -103,8 +103,9 @@ def write_html(
     # an ego view stays one drawing: it is about its centre
     mapped = H.number_of_nodes() > overview_above and "centre" not in H.graph
     if mapped:
-        groups = coarsen(H, groups)
-        mapped = len(set(groups.values()) - {NONE}) > 1
+        coarse = coarsen(H, groups)
+        mapped = len(set(coarse.values()) - {NONE}) > 1
+        groups = coarse if mapped else groups
     present = sorted({g for g in groups.values() if g != NONE})
     summary: list[dict[str, Any]] = []
     links: list[dict[str, Any]] = []
@@ -143,14 +144,23 @@ def write_html(
         omitted=omitted,
         total=H.number_of_nodes() + omitted,
         centre=centre,
-        mapped=mapped,
+        mapped=_map_note(kinds) if mapped else None,
         empty=empty,
-        kind=kind,
     )
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(html, encoding="utf-8")
     return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted, len(summary))
+
+
+def _map_note(kinds: set[Any]) -> str:
+    """What the circles and lines of a map stand for."""
+    if kinds == {"Paper"}:
+        return "each circle is a community of papers (size: its papers; lines: the links between their papers)."
+    if "Paper" in kinds:
+        return ("each circle is a community of papers with their concepts (size: its papers; lines: how often "
+                "the papers of one mention the concepts of the other).")  # fmt: skip
+    return "each circle is a community of concepts (size: its concepts; lines: the links between them)."
 
 
 def _community_labels(H: nx.Graph) -> dict[str, dict[int, str]]:

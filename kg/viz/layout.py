@@ -13,6 +13,10 @@ from typing import Any
 
 import networkx as nx
 
+#: Leaves of one node beyond this many are laid out in a disc rather than a ring.
+RING = 60
+GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
+
 
 def layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     """Positions: each connected part laid out on its own, the parts packed in rows, largest first.
@@ -73,9 +77,14 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
         children.setdefault(next(iter(H[leaf])), []).append(leaf)
     for parent, kids in children.items():
         px, py = pos[parent]
-        radius = 25 + 3 * len(kids)
-        for i, kid in enumerate(kids):
-            angle = 2 * math.pi * i / len(kids)
+        if len(kids) <= RING:
+            radius = 25.0 + 3 * len(kids)
+            for i, kid in enumerate(kids):
+                angle = 2 * math.pi * i / len(kids)
+                pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
+            continue
+        for i, kid in enumerate(kids, start=RING // 3):  # a disc (sunflower): a ring of hundreds is a blur
+            radius, angle = 14 * math.sqrt(i), i * GOLDEN_ANGLE
             pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
     return pos
 

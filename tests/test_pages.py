@@ -267,7 +267,7 @@ def test_an_empty_page_says_why(tmp_path, browser):
     H = concept_map(G)
     assert H.number_of_nodes() == 0
     page, log = open_page(browser, write_html(H, tmp_path / "c.html", G=G, colour_by="community").path)
-    assert "no two of them are mentioned together in enough papers" in page.locator("#empty").inner_text()
+    assert "No two research concepts are mentioned together in enough papers" in page.locator("#empty").inner_text()
     assert log.errors == []
 
 
@@ -284,13 +284,19 @@ def test_one_year_gives_no_year_slider(tmp_path, browser):
 
 
 def _screenshot(page, path: Path) -> None:
-    """A PNG of the page in 256 colours: a few times smaller, and still sharp for lines and text."""
+    """A PNG of the page in 256 colours, the pages' own among them: a few times smaller, true to the legend."""
     from io import BytesIO
 
     from PIL import Image
 
+    from kg.viz.html import COMMUNITY_COLOURS, FADED, OTHER, TYPE_COLOURS
+
+    own = [bytes.fromhex(c[1:]) for c in dict.fromkeys([*TYPE_COLOURS.values(), *COMMUNITY_COLOURS, OTHER, FADED])]
     image = Image.open(BytesIO(page.screenshot())).convert("RGB")
-    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+    rest = image.quantize(colors=256 - len(own), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(b"".join(own) + bytes(rest.getpalette()[: 3 * (256 - len(own))]))
+    image.quantize(palette=palette, dither=Image.Dither.NONE).save(path, optimize=True)
 
 
 @pytest.mark.parametrize("run", ["default", "arxiv"])
@@ -300,7 +306,7 @@ def test_screenshots_for_the_readme(runs, browser, run):
     for view in VIEWS:
         page, log = open_page(browser, runs[run][view])
         page.set_viewport_size({"width": 1200, "height": 760})
-        page.evaluate("kgFit()")
+        page.evaluate("kgNetwork.setSize('100%', '100%'); kgFit()")  # fitted to the new size
         page.evaluate(REDRAW)
         _screenshot(page, DOCS / f"pages-{run}-{view}.png")
         if view == "graph" and page.evaluate("kgNodes.get({filter: n => n.summary}).length"):

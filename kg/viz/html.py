@@ -145,6 +145,7 @@ def write_html(
         total=H.number_of_nodes() + omitted,
         centre=centre,
         mapped=_map_note(kinds) if mapped else None,
+        note=H.graph.get("note"),
         empty=empty,
     )
     path = Path(path)

@@ -78,7 +78,7 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     for parent, kids in children.items():
         px, py = pos[parent]
         if len(kids) <= RING:
-            radius = 25.0 + 3 * len(kids)
+            radius = 60.0 + 3 * len(kids)  # clear of a big parent's dot
             for i, kid in enumerate(kids):
                 angle = 2 * math.pi * i / len(kids)
                 pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))

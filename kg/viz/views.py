@@ -51,15 +51,19 @@ def concept_map(G: nx.DiGraph) -> nx.Graph:
 
     Generic concepts ("computational cost", ``generic`` true) are left out: they name no topic.
     """
-    concepts = [n for n, d in G.nodes(data=True) if d.get("kind") == "Concept" and not d.get("generic")]
+    concepts = (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept" and not d.get("generic"))
     H = _view(G, concepts, ("CO_OCCURS",), "Concept")
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
     if not H:
         H.graph["empty"] = (
-            f"The graph has {len(concepts):,} research concepts, but no two of them are mentioned together in "
-            "enough papers to be linked (a CO_OCCURS link needs link.min_cooccurrence papers). A larger corpus, "
-            "or a lower link.min_cooccurrence, gives this map its links."
+            "No two research concepts are mentioned together in enough papers to be linked (a CO_OCCURS link "
+            "needs link.min_cooccurrence papers). A larger corpus, or a lower link.min_cooccurrence, gives this "
+            "map its links."
         )
+    H.graph["note"] = (
+        "The concepts mentioned together with another in at least link.min_cooccurrence papers; the others, "
+        "and generic ones, are left out."
+    )
     return with_communities(H, G)
 
 
@@ -74,6 +78,10 @@ def paper_map(G: nx.DiGraph) -> nx.Graph:
             "them (link.min_shared concepts, each in at most link.max_df of the papers). A larger corpus, or a "
             "higher link.max_df, gives this map its links."
         )
+    H.graph["note"] = (
+        "The papers that share concepts with another (link.min_shared, each concept in at most link.max_df of "
+        "the papers); the others are left out."
+    )
     return with_communities(H, G)
 
 

@@ -446,8 +446,17 @@ def viz(
             )
     else:
         H = {"graph": full_view, "concepts": concept_map, "papers": paper_map}[view](G)
+    if view == "ego":
+        d = G.nodes[H.graph["centre"]]
+        name = d.get("name") or d.get("title") or H.graph["centre"]
+        default = f"kg: ego view around {name}" + (f" (depth {depth})" if depth != 1 else "")
+    elif view == "query":
+        text = " ".join([*str(query).split(), *(f"({p})" for p in param)])
+        default = f"kg: query view of {text if len(text) <= 110 else text[:109] + '…'}"
+    else:
+        default = f"kg: {view} view"
     result = write_html(
-        H, out, G=G, title=title or f"kg: {view} view", colour_by=colour,
+        H, out, G=G, title=title or default, colour_by=colour,
         size_by=size_by, max_nodes=max_nodes,
     )  # fmt: skip
     typer.echo(f"{result.path}: {result.nodes} nodes, {result.edges} edges ({result.omitted_nodes} left out)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -281,3 +282,32 @@ def test_the_report_of_a_run_has_its_time_and_every_concept_type(tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     for t in ("Method", "Technique", "Problem", "Dataset", "Metric"):
         assert f"</span>{t}</td>" in by_type and f"| {t} concepts |" in md
+
+
+def test_outputs_are_byte_identical_across_runs_and_hash_seeds(tmp_path):
+    """Every page (and every data file) of two runs in processes with different PYTHONHASHSEED is the same.
+
+    Only what a run measures differs: its times and cache hits (report.json, the report's "how
+    long" rows), and the store's file, which is compared by what it holds.
+    """
+    hashes = []
+    for seed in ("1", "2"):
+        (tmp_path / seed).mkdir()
+        path, out = _pipeline(tmp_path / seed, LINES[:80])
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-m", "kg", "run", "--quiet", str(path)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        files = {}
+        for f in sorted(out.iterdir()):
+            if f.name in ("kg.lbug", "cache.sqlite", "report.json") or f.is_dir():
+                continue
+            text = f.read_bytes()
+            if f.name.startswith("report."):  # the times of each stage and of the whole run
+                text = re.sub(rb"(stage \w+ \(s\) \| |<td class=\"num\">|took )[\d.,]+|[\d.]+ s in all", rb"\1#", text)
+                text = re.sub(rb"<b>[\d,]+</b><span>from the cache", b"#", text)
+            files[f.name] = hashlib.sha256(text).hexdigest()
+        hashes.append((files, sorted(read_embedded(out / "kg.lbug").nodes(data=True), key=str)))
+    assert {"graph.html", "concepts.html", "papers.html", "report.html", "report.md", "m.jsonl"} <= set(hashes[0][0])
+    assert hashes[0][0] == hashes[1][0]
+    assert hashes[0][1] == hashes[1][1]

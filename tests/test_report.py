@@ -104,8 +104,20 @@ def test_report_of_a_graph_without_years_or_links(tmp_path):
     G.add_node("paper:a", kind="Paper", id="a", title="A", year=None)
     result = _write(G, tmp_path, links=None)
     html = result.html.read_text(encoding="utf-8")
-    assert result.charts == 0 and ">Emerging concepts</h2>" in html
+    assert result.charts == 0 and "No paper has a year: trends need papers from more than one year" in html
     assert "Graph views" not in html
+
+
+def test_a_one_year_corpus_shows_no_trends(tmp_path):
+    """One year: no chart of one bar, no "since" or "trend" column, no emerging or fading concepts."""
+    G = _graph([_paper(f"p{i}", 2020, [*MT, UBIQUITOUS]) for i in range(6)])
+    result = _write(G, tmp_path)
+    html = result.html.read_text(encoding="utf-8")
+    md = result.markdown.read_text(encoding="utf-8")
+    assert result.charts == 0
+    assert "Every dated paper is from 2020: trends need papers from more than one year" in html
+    assert ">trend</th>" not in html and ">since</th>" not in html and 'href="#fading"' not in html
+    assert "| concept | papers |\n" in md and "| trend |" not in md and "## Fading" not in md
 
 
 # the bundled sample, in a real browser -----------------------------------------------------

@@ -94,7 +94,8 @@ VIEWS = {
 def test_each_view_renders_offline(view, sample_graph, browser, tmp_path):
     H = VIEWS[view](sample_graph)
     path = write_html(H, tmp_path / f"{view}.html", G=sample_graph, title=f"kg: {view}", max_nodes=10_000,
-                      colour_by="community" if view in ("concepts", "papers") else "type").path  # fmt: skip
+                      colour_by="community" if view in ("concepts", "papers") else "type",
+                      overview_above=10**6).path  # every node drawn  # fmt: skip
     page, log = open_page(browser, path)
     assert page.evaluate("[kgNodes.length, kgEdges.length]") == [H.number_of_nodes(), H.number_of_edges()]
     assert page.evaluate("Object.keys(kgNetwork.getPositions()).length") == H.number_of_nodes()
@@ -124,7 +125,7 @@ def test_query_view_from_paths(sample_run, sample_graph, browser, tmp_path):
 
 def test_search_type_filter_and_year_slider(sample_graph, browser, tmp_path):
     H = full_view(sample_graph)
-    path = write_html(H, tmp_path / "g.html", G=sample_graph, max_nodes=10_000).path
+    path = write_html(H, tmp_path / "g.html", G=sample_graph, max_nodes=10_000, overview_above=10**6).path
     page, log = open_page(browser, path)
     page.fill("#search", "BERT")
     page.click("#search-form button")
@@ -135,7 +136,7 @@ def test_search_type_filter_and_year_slider(sample_graph, browser, tmp_path):
     techniques = sum(1 for _, d in H.nodes(data=True) if d.get("type") == "Technique")
     page.uncheck(".type-filter[value=Technique]")
     assert page.evaluate("kgNodes.get({filter: n => !n.hidden}).length") == H.number_of_nodes() - techniques
-    assert page.evaluate("kgNodes.get({filter: n => !n.hidden && n.group === 'Technique'}).length") == 0
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden && n.kind === 'Technique'}).length") == 0
     page.check(".type-filter[value=Technique]")
     assert page.evaluate("kgNodes.get({filter: n => !n.hidden}).length") == H.number_of_nodes()
 

@@ -10,7 +10,14 @@ as node properties the stores can hold.
 from kg.analyse.analytics import CONCEPT_PROPERTIES, PAPER_PROPERTIES, Analytics, analyse, annotate
 from kg.analyse.bridges import Bridge, bridges, participation
 from kg.analyse.centrality import Centrality, centrality
-from kg.analyse.communities import Communities, Community, communities, louvain
+from kg.analyse.communities import (
+    Communities,
+    Community,
+    communities,
+    louvain,
+    name_communities,
+    name_paper_communities,
+)
 from kg.analyse.graphs import concept_graph, paper_graph
 from kg.analyse.neighbours import Neighbour, nearest_papers
 from kg.analyse.pairs import Pair, method_problem_pairs
@@ -38,6 +45,8 @@ __all__ = [
     "concept_years",
     "louvain",
     "method_problem_pairs",
+    "name_communities",
+    "name_paper_communities",
     "nearest_papers",
     "paper_graph",
     "papers_per_year",

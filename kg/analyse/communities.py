@@ -125,22 +125,66 @@ def communities(
     membership: dict[str, int] = {str(n): i for n, i in louvain(H, seed=seed, resolution=resolution).items()}
     kinds = {d.get("kind") for _, d in H.nodes(data=True)}
     kind = "Paper" if kinds == {"Paper"} else "Concept"
-    if kind == "Paper":
-        inside, overall, totals = _paper_mass(G, membership)
-        min_inside = 2.0
-    else:
-        inside, overall, totals = _concept_mass(H, membership)
-        min_inside = 0.0
-    sizes = Counter(membership.values())
+    masses = _paper_mass(G, membership) if kind == "Paper" else _concept_mass(H, membership)
+    named = _named(kind, Counter(membership.values()), *masses, G, label_size)
+    return Communities(kind=kind, membership=membership, communities=named)
+
+
+def name_communities(
+    kind: str, membership: Mapping[str, int], G: nx.DiGraph, *, H: nx.Graph | None = None, label_size: int = 3
+) -> list[Community]:
+    """The communities of a ``membership`` the analyse stage stored, named as :func:`communities` names them.
+
+    ``G`` is the knowledge graph; concept communities also need their projection ``H``
+    (:func:`~kg.analyse.concept_graph`).
+
+    >>> G = nx.DiGraph()
+    >>> G.add_node("concept:x", kind="Concept", name="X")
+    >>> G.add_edge("paper:a", "concept:x", rel="MENTIONS"); G.add_edge("paper:b", "concept:x", rel="MENTIONS")
+    >>> [(c.number, c.size, c.label) for c in name_communities("Paper", {"paper:a": 0, "paper:b": 0}, G)]
+    [(0, 2, 'X')]
+    """
+    masses = _paper_mass(G, membership) if kind == "Paper" else _concept_mass(H if H is not None else G, membership)
+    return _named(kind, Counter(membership.values()), *masses, G, label_size)
+
+
+def name_paper_communities(
+    counts: Mapping[int, Mapping[str, int]], sizes: Mapping[int, int], G: nx.DiGraph, *, label_size: int = 3
+) -> list[Community]:
+    """Paper communities named from how many member papers mention each concept (what a store can count).
+
+    ``counts[k][c]``: the papers of community ``k`` that mention concept ``c``; ``sizes[k]``:
+    the papers in ``k``; ``G`` holds at least the concepts counted (their names and ``generic``).
+    Gives the labels :func:`communities` gave the same papers.
+    """
+    inside = {k: {c: float(n) for c, n in cnt.items()} for k, cnt in counts.items()}
+    overall: dict[str, float] = defaultdict(float)
+    for cnt in counts.values():
+        for c, n in cnt.items():
+            overall[c] += n
+    totals = {k: float(n) for k, n in sizes.items()}
+    return _named("Paper", sizes, inside, dict(overall), totals, G, label_size)
+
+
+def _named(
+    kind: str,
+    sizes: Mapping[int, int],
+    inside: Mapping[int, Mapping[str, float]],
+    overall: Mapping[str, float],
+    totals: Mapping[int, float],
+    G: nx.DiGraph,
+    label_size: int,
+) -> list[Community]:
+    min_inside = 2.0 if kind == "Paper" else 0.0
     grand = sum(totals.values()) or 1.0
     result = []
-    for number in range(len(sizes)):
+    for number in sorted(sizes):
         top = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
         # generic concepts ("computational cost", "experimental result") name nothing in particular
         top = [c for c in top if not (c in G and G.nodes[c].get("generic"))][:label_size]
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))
-    return Communities(kind=kind, membership=membership, communities=result)
+    return result
 
 
 def _concept_mass(

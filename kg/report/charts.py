@@ -7,6 +7,7 @@ import io
 from collections.abc import Mapping
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 BAR = "#8c96a3"
 RECENT = "#1f77b4"
@@ -51,6 +52,8 @@ def year_bars(
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     if axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # years, never 2020.4
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.tick_params(labelsize=7)
         ax.spines["left"].set_color("#999999")
         ax.spines["bottom"].set_color("#999999")

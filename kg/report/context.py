@@ -85,7 +85,8 @@ def build_context(
         }
 
     corpus = facts.corpus()
-    corpus["chart"] = year_bars(per_year, years, size=(7.0, 1.6), axes=True) if charts and per_year else None
+    one_year = len(years) <= 1  # no chart of one bar, no trend column, no emerging or fading concepts
+    corpus["chart"] = year_bars(per_year, years, size=(7.0, 1.6), axes=True) if charts and not one_year else None
     return {
         "title": f"What the graph tells: {(run_report or {}).get('pipeline') or 'kg'}",
         "version": kg.__version__,
@@ -105,6 +106,7 @@ def build_context(
         "recent": tr.recent_window,
         "baseline": tr.baseline_window,
         "shown_years": (shown.start, shown.stop - 1) if len(shown) else None,
+        "one_year": one_year,
         "emerging": [trend_row(t) for t in tr.emerging if facts.specific(t.node)][:TOP],
         "fading": [trend_row(t) for t in tr.fading if facts.specific(t.node)][:TOP],
         "pairs": facts.pairs(),

@@ -11,7 +11,6 @@ page is usable as soon as it is drawn.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -23,6 +22,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pyvis.network import Network
 
 from kg.outputs import write_text
+from kg.viz.layout import grouped_layout, layout
+from kg.viz.overview import NONE, OVERVIEW_NODES, Overview, coarsen, overview, paper_groups
 
 TYPE_COLOURS = {
     "Paper": "#8c96a3",
@@ -51,6 +52,8 @@ class VizResult:
     nodes: int
     edges: int
     omitted_nodes: int
+    #: Communities drawn as summary nodes (0: the page draws every node).
+    communities: int = 0
 
 
 def write_html(
@@ -65,6 +68,7 @@ def write_html(
     seed: int = 7,
     score: Mapping[Any, float] | None = None,
     total: int | None = None,
+    overview_above: int = OVERVIEW_NODES,
 ) -> VizResult:
     """Write the view graph ``H`` as one HTML file.
 
@@ -73,7 +77,9 @@ def write_html(
     important ones (by ``size_by``) are kept and the page says what was left out. ``H`` may
     also be the kept part of a view already, with the importance of its nodes in the whole
     view (``score``) and the size of the whole view (``total``), as :mod:`kg.viz.stored` reads
-    them from a store.
+    them from a store. A view of papers and concepts with more than ``overview_above`` nodes
+    opens as the map of its communities of papers (:mod:`kg.viz.overview`). An empty view
+    gives a page that says why it is empty (``H.graph["empty"]``).
     """
     G = G if G is not None else nx.DiGraph(H)
     importance = dict(score) if score is not None else _importance(H, size_by)
@@ -84,41 +90,148 @@ def write_html(
     H = _canonical(H)
     score = {n: importance[n] for n in H}
     omitted = whole - H.number_of_nodes()
-    pos = _layout(H, seed=seed)
     top = max(score.values(), default=1.0) or 1.0
-    labelled = set(sorted(H.nodes, key=lambda n: (-score[n], str(n)))[:40])
-    communities: dict[int, str] = dict(H.graph.get("communities", {}))
+    labels = _community_labels(H)
+    kinds = {d.get("kind") for _, d in H.nodes(data=True)}
+    if "Paper" in kinds and len(kinds) > 1:  # papers and concepts: grouped by the papers' communities
+        kind = "Paper"
+        groups = paper_groups(H)
+    else:
+        kind = "Paper" if kinds == {"Paper"} else "Concept"
+        groups = {n: c if isinstance(c := d.get("community"), int) and c >= 0 else NONE for n, d in
+                  H.nodes(data=True)}  # fmt: skip
+    names = labels.get(kind, {})
+    # an ego view stays one drawing: it is about its centre
+    mapped = H.number_of_nodes() > overview_above and "centre" not in H.graph
+    if mapped:
+        coarse = coarsen(H, groups)
+        mapped = len(set(coarse.values()) - {NONE}) > 1
+        groups = coarse if mapped else groups
+    present = sorted({g for g in groups.values() if g != NONE})
+    summary: list[dict[str, Any]] = []
+    links: list[dict[str, Any]] = []
+    cards: dict[str, Any] = {}
+    if mapped:
+        ov = overview(H, groups)
+        pos, centres, radius = grouped_layout(H, groups, seed=seed)
+        summary, links, cards = _map(H, ov, names, centres, radius, score)
+    else:
+        pos = layout(H, seed=seed)
+    order = sorted(H.nodes, key=lambda n: (-score[n], str(n)))
+    rank = {n: i + len(summary) for i, n in enumerate(order)}
+    centre = H.graph.get("centre")
+    if centre in rank:  # the ego view's centre is labelled first
+        rank[centre] = -1
     net = Network(height="100%", width="100%", cdn_resources="in_line")
     net.toggle_physics(False)
-    net.nodes = [_node(n, d, pos[n], score[n] / top, n in labelled, colour_by, G) for n, d in H.nodes(data=True)]
-    net.edges = [_edge(u, v, d, G) for u, v, d in _edges(H)]
-    if colour_by == "community":
-        legend = [(f"{i + 1}: {communities.get(i, '')}", COMMUNITY_COLOURS[i]) for i in
-                  sorted({n["community"] for n in net.nodes if n["community"] is not None})
-                  if i < len(COMMUNITY_COLOURS)]  # fmt: skip
-    else:
-        present = {n["group"] for n in net.nodes}
-        legend = [(k, c) for k, c in TYPE_COLOURS.items() if k in present]
-    years = [n["year"] for n in net.nodes if isinstance(n["year"], int)]
+    drawn = [_node(n, H.nodes[n], pos[n], score[n] / top, rank[n], groups.get(n, NONE), colour_by, G)
+             for n in reversed(order)]  # fmt: skip
+    net.nodes = drawn + summary  # the most important drawn last, on top
+    net.edges = [_edge(u, v, d, G) for u, v, d in _edges(H)] + links
+    legend = _legend(drawn, summary, colour_by, names)
+    years = sorted({n["year"] for n in drawn if isinstance(n["year"], int)})
+    empty = None
+    if not H.number_of_nodes():
+        empty = str(H.graph.get("empty") or "This view has no nodes to draw.")
     html = _render(
         title=title,
         nodes=net.nodes,
         edges=net.edges,
-        details={n["id"]: _details(n["id"], G) for n in net.nodes},
+        details={n["id"]: _details(n["id"], G) for n in drawn} | cards,
         legend=legend,
-        groups=[g for g in TYPE_COLOURS if any(n["group"] == g for n in net.nodes)],
-        communities=[
-            (i, communities.get(i, ""))
-            for i in sorted({n["community"] for n in net.nodes if n["community"] is not None})
-        ],
-        year_range=[min(years), max(years)] if years else None,
+        groups=[g for g in TYPE_COLOURS if any(n["kind"] == g for n in drawn)],
+        communities=[(i, f"{i + 1}: {names.get(i) or 'unnamed'}") for i in present],
+        year_range=[years[0], years[-1]] if len(years) > 1 else None,
         omitted=omitted,
         total=H.number_of_nodes() + omitted,
-        centre=H.graph.get("centre"),
+        centre=centre,
+        mapped=_map_note(kinds) if mapped else None,
+        note=H.graph.get("note"),
+        empty=empty,
     )
     path = Path(path)
     write_text(path, html)
-    return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted)
+    return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted, len(summary))
+
+
+def _map_note(kinds: set[Any]) -> str:
+    """What the circles and lines of a map stand for."""
+    if kinds == {"Paper"}:
+        return "each circle is a community of papers (size: its papers; lines: the links between their papers)."
+    if "Paper" in kinds:
+        return ("each circle is a community of papers with their concepts (size: its papers; lines: how often "
+                "the papers of one mention the concepts of the other).")  # fmt: skip
+    return "each circle is a community of concepts (size: its concepts; lines: the links between them)."
+
+
+def _community_labels(H: nx.Graph) -> dict[str, dict[int, str]]:
+    """Community number -> name, for each kind: the analyse stage's (by kind) or a map's own (one kind)."""
+    labels = H.graph.get("communities") or {}
+    if set(labels) <= {"Paper", "Concept"}:
+        return {kind: dict(names) for kind, names in labels.items()}
+    kinds = {d.get("kind") for _, d in H.nodes(data=True)}
+    return {"Paper" if kinds == {"Paper"} else "Concept": dict(labels)}
+
+
+def _legend(
+    drawn: list[dict[str, Any]], summary: list[dict[str, Any]], colour_by: str, names: Mapping[int, str]
+) -> list[tuple[str, str]]:
+    """What each colour on the page means, for every colour a node has."""
+    shown = drawn + summary if colour_by == "community" or summary else drawn
+    used = {n["color"] for n in shown}
+    legend: list[tuple[str, str]] = []
+    if colour_by == "type":
+        present = {n["kind"] for n in drawn}
+        legend += [(k, c) for k, c in TYPE_COLOURS.items() if k in present]
+    if colour_by == "community" or summary:
+        numbers = sorted({n["community"] for n in shown if n["community"] is not None})
+        legend += [(f"{i + 1}: {names.get(i) or 'unnamed'}", COMMUNITY_COLOURS[i]) for i in numbers
+                   if i < len(COMMUNITY_COLOURS)]  # fmt: skip
+        if any(n["color"] == OTHER for n in shown):
+            legend.append(("other communities, or none", OTHER))
+    if FADED in used:
+        legend.append(("generic concept", FADED))
+    return legend
+
+
+def _map(
+    H: nx.Graph,
+    ov: Overview,
+    names: Mapping[int, str],
+    centres: Mapping[int, tuple[float, float]],
+    radius: Mapping[int, float],
+    score: Mapping[Any, float],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    """The summary nodes, their links and their panels."""
+    most = max(ov.papers.values(), default=1) or 1
+    big = max(radius.values())
+    nodes, cards = [], {}
+    ranked = sorted(ov.members, key=lambda k: (-ov.papers.get(k, 0), k))
+    for rank, k in enumerate(ranked):
+        members = ov.members[k]
+        papers = ov.papers.get(k, 0)
+        name = (names.get(k) or "unnamed") if k != NONE else "small communities, or none"
+        nid = f"community:{k}"
+        size = round(min(radius[k] * 0.8, 0.45 * big * math.sqrt(max(papers, 1) / most)), 1)
+        colour = COMMUNITY_COLOURS[k] if 0 <= k < len(COMMUNITY_COLOURS) else OTHER
+        nodes.append({
+            "id": nid, "name": name, "kind": "Community", "summary": True, "community": None if k == NONE else k,
+            "year": None, "title": f"{name}\n{papers} papers, {len(members) - papers} concepts · double-click: open",
+            "color": colour, "size": max(size, 12.0), "x": centres[k][0], "y": centres[k][1], "shape": "dot",
+            "rank": rank,
+        })  # fmt: skip
+        best = sorted(members, key=lambda n: (-score[n], str(n)))
+        cards[nid] = {
+            "kind": "Community", "name": name, "number": k, "papers": papers, "concepts": len(members) - papers,
+            "top_papers": [str(H.nodes[n].get("title") or n) for n in best if H.nodes[n].get("kind") == "Paper"][:8],
+            "top_concepts": [str(H.nodes[n].get("name") or n) for n in best if H.nodes[n].get("kind") != "Paper"][:12],
+        }  # fmt: skip
+    strongest = max((w for *_, w in ov.links), default=1)
+    edges = [{"from": f"community:{a}", "to": f"community:{b}", "rel": "COMMUNITIES", "weight": w,
+              "title": f"{w} links between them (papers of one mentioning concepts of the other)",
+              "width": round(1 + 7 * w / strongest, 2), "color": {"color": "#9aa3ad", "opacity": 0.6}}
+             for a, b, w in ov.links]  # fmt: skip
+    return nodes, edges, cards
 
 
 def _canonical(H: nx.Graph) -> nx.Graph:
@@ -144,84 +257,6 @@ def _importance(H: nx.Graph, size_by: str) -> dict[Any, float]:
     return {n: float(d) for n, d in H.degree()}
 
 
-def _layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
-    """Positions: each connected part laid out on its own, the parts packed in rows, largest first.
-
-    Inside a part, a spring layout of the core and leaves ringed round their one neighbour:
-    most concepts are mentioned by one paper, and springs for them cost most of the time
-    (networkx's spring layout is quadratic in Python above 500 nodes) while showing nothing a
-    ring does not. One spring layout of the whole graph would push small parts to the edges
-    and squeeze the main one.
-    """
-    parts = sorted(nx.connected_components(H), key=lambda c: (-len(c), min(map(str, c))))
-    placed: dict[Any, tuple[float, float]] = {}
-    if not parts:
-        return placed
-    layouts = [_part_layout(H.subgraph(c).copy(), seed=seed) for c in parts]  # copies: degrees in O(1)
-    boxes = [_box(pos) for pos in layouts]
-    row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
-    x = y = row_height = 0.0
-    gap = 40.0
-    for pos, (x0, y0, x1, y1) in zip(layouts, boxes, strict=True):
-        w, h = x1 - x0, y1 - y0
-        if x > 0 and x + w > row_width:
-            x, y, row_height = 0.0, y + row_height + gap, 0.0
-        for n, (px, py) in pos.items():
-            placed[n] = (round(px - x0 + x, 1), round(py - y0 + y, 1))
-        x += w + gap
-        row_height = max(row_height, h)
-    return placed
-
-
-def _box(pos: dict[Any, tuple[float, float]]) -> tuple[float, float, float, float]:
-    xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
-    return min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20
-
-
-def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
-    if H.number_of_nodes() == 1:
-        return {next(iter(H)): (0.0, 0.0)}
-    leaves = {n for n in H if H.degree(n) == 1 and H.degree(next(iter(H[n]))) > 1}
-    core = H.subgraph(n for n in H if n not in leaves)
-    scale = 70 * max(1.0, core.number_of_nodes() ** 0.5)
-    pos = _spring(core, seed=seed, scale=scale)
-    children: dict[Any, list[Any]] = {}
-    for leaf in sorted(leaves, key=str):
-        children.setdefault(next(iter(H[leaf])), []).append(leaf)
-    for parent, kids in children.items():
-        px, py = pos[parent]
-        radius = 25 + 3 * len(kids)
-        for i, kid in enumerate(kids):
-            angle = 2 * math.pi * i / len(kids)
-            pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
-    return pos
-
-
-def _spring(H: nx.Graph, *, seed: int, scale: float) -> dict[Any, tuple[float, float]]:
-    """Fruchterman-Reingold positions from igraph (in C), in a box of half-width ``scale``.
-
-    networkx's spring layout runs in Python and took seconds for a 2,000-node page.
-    """
-    import igraph
-
-    nodes = sorted(H, key=str)
-    if len(nodes) == 1:
-        return {nodes[0]: (0.0, 0.0)}
-    index = {n: i for i, n in enumerate(nodes)}
-    g = igraph.Graph(n=len(nodes), edges=sorted((index[u], index[v]) for u, v in H.edges()))
-    rng = random.Random(seed)
-    start = [[rng.uniform(-1, 1), rng.uniform(-1, 1)] for _ in nodes]
-    igraph.set_random_number_generator(rng)
-    try:
-        coords = g.layout_fruchterman_reingold(seed=start, niter=200).coords
-    finally:
-        igraph.set_random_number_generator(random)
-    cx = sum(x for x, _ in coords) / len(coords)
-    cy = sum(y for _, y in coords) / len(coords)
-    half = max(max(abs(x - cx), abs(y - cy)) for x, y in coords) or 1.0
-    return {n: ((x - cx) / half * scale, (y - cy) / half * scale) for n, (x, y) in zip(nodes, coords, strict=True)}
-
-
 def _group(d: dict[str, Any]) -> str:
     return "Paper" if d.get("kind") == "Paper" else str(d.get("type", "Concept"))
 
@@ -235,11 +270,20 @@ def _first_year(n: Any, G: nx.DiGraph) -> int | None:
 
 
 def _node(
-    n: Any, d: dict[str, Any], xy: tuple[float, float], weight: float, labelled: bool, colour_by: str, G: nx.DiGraph
+    n: Any,
+    d: dict[str, Any],
+    xy: tuple[float, float],
+    weight: float,
+    rank: int,
+    community: int,
+    colour_by: str,
+    G: nx.DiGraph,
 ) -> dict[str, Any]:
-    group = _group(d)
-    community = d.get("community")
-    community = community if isinstance(community, int) and community >= 0 else None  # -1: in none
+    """One node as the page holds it: ``kind`` (not vis-network's ``group``, whose palette would
+    replace the node's colour when a filter updates it), ``rank`` (0: labelled first), ``name``
+    (the label, drawn by the page where it does not cover another) and ``community`` (the one
+    the page's filter and map put it in, None: none)."""
+    kind = _group(d)
     if d.get("kind") == "Paper":
         name = d.get("title") or d.get("id", str(n))
         year = d.get("year")
@@ -247,19 +291,16 @@ def _node(
     else:
         name = d.get("name", str(n))
         year = d["first_year"] if "first_year" in d else _first_year(n, G)  # stored by the analyse stage
-        tip = f"{name}\n{group} · {d.get('paper_count', 0)} papers"
+        tip = f"{name}\n{kind} · {d.get('paper_count', 0)} papers"
     if colour_by == "community":
-        colour = COMMUNITY_COLOURS[community] if isinstance(community, int) and community < 12 else OTHER
+        colour = COMMUNITY_COLOURS[community] if 0 <= community < len(COMMUNITY_COLOURS) else OTHER
     else:
-        colour = TYPE_COLOURS.get(group, OTHER)
-    if d.get("generic"):
-        colour, weight, labelled, tip = FADED, 0.0, False, f"{tip} · generic"
-    return {
+        colour = TYPE_COLOURS.get(kind, OTHER)
+    node = {
         "id": str(n),
-        "label": _short(str(name)) if labelled else "",
         "name": str(name),
-        "group": group,
-        "community": community,
+        "kind": kind,
+        "community": None if community == NONE else community,
         "year": year,
         "title": tip,
         "color": colour,
@@ -267,7 +308,11 @@ def _node(
         "x": xy[0],
         "y": xy[1],
         "shape": "dot",
+        "rank": rank,
     }
+    if d.get("generic"):  # never labelled: it names no topic
+        node.update(color=FADED, size=6.0, title=f"{tip} · generic", generic=True)
+    return node
 
 
 def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph) -> dict[str, Any]:
@@ -320,10 +365,6 @@ def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
     return {"kind": "Concept", "name": d.get("name"), "type": d.get("type"), "key": d.get("key"),
             "aliases": d.get("aliases") or [], "paper_count": d.get("paper_count"),
             "papers": papers[:PANEL_PAPERS], "stated": stated[:PANEL_PAPERS]}  # fmt: skip
-
-
-def _short(text: str, n: int = 36) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def _render(**context: Any) -> str:

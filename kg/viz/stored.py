@@ -17,6 +17,7 @@ from typing import Any
 
 import networkx as nx
 
+from kg.analyse import name_paper_communities
 from kg.build.graph import concept_node, paper_node
 from kg.records import RELATION_TYPES
 from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES
@@ -83,7 +84,8 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
         G.add_edge(concept_node(a), concept_node(b), rel="CO_OCCURS", weight=w)
     if "graph" in views:
         # the shown nodes and the MENTIONS among them: full_view(G) restricted to them
-        shown = nx.Graph(communities=G.graph.get("communities", {}))
+        labels = _paper_labels(run)
+        shown = nx.Graph(communities={"Paper": labels} if labels else {})
         shown.add_nodes_from((n, G.nodes[n]) for n in scores)
         shown.add_edges_from((u, v, d) for u in scores for v, d in G.succ[u].items()
                              if v in scores and d.get("rel") == "MENTIONS")  # fmt: skip
@@ -92,6 +94,23 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
         H = concept_map(G)
         out.views["concepts"] = (H, None, H.number_of_nodes())
     return out
+
+
+def _paper_labels(run: Run) -> dict[int, str]:
+    """The names of the stored communities of papers, as the analyse stage names them (counted in the store)."""
+    sizes = {int(k): int(n) for k, n in run("MATCH (p:Paper) WHERE p.community >= 0 RETURN p.community, count(*)", {})}
+    if not sizes:
+        return {}
+    counts: dict[int, dict[str, int]] = defaultdict(dict)
+    concepts = nx.DiGraph()
+    for k, key, name, generic, n in run(
+        "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 "
+        "RETURN p.community, c.key, c.name, c.generic, count(*)",
+        {},
+    ):
+        counts[k][concept_node(key)] = n
+        concepts.add_node(concept_node(key), key=key, name=name, generic=bool(generic))
+    return {c.number: c.label for c in name_paper_communities(counts, sizes, concepts)}
 
 
 def _add_nodes(run: Run, G: nx.DiGraph, label: str, keys: list[str]) -> None:

@@ -11,16 +11,16 @@ from typing import Any
 
 import networkx as nx
 
-from kg.analyse import communities
+from kg.analyse import communities, concept_graph, name_communities
 from kg.errors import KGError
 from kg.records import RELATION_TYPES
 
 VIEWS = ("graph", "concepts", "papers", "ego", "query")
 
 
-def _view(G: nx.DiGraph, nodes: Iterable[Any], rels: tuple[str, ...]) -> nx.Graph:
+def _view(G: nx.DiGraph, nodes: Iterable[Any], rels: tuple[str, ...], kind: str = "Paper") -> nx.Graph:
     keep = set(nodes)
-    H = nx.Graph(communities=G.graph.get("communities", {}))
+    H = nx.Graph(communities=community_labels(G, (kind,)))
     H.add_nodes_from((n, G.nodes[n]) for n in G if n in keep)
     for u, v, d in G.edges(data=True):
         if not (d.get("rel") in rels and u in keep and v in keep):
@@ -52,15 +52,36 @@ def concept_map(G: nx.DiGraph) -> nx.Graph:
     Generic concepts ("computational cost", ``generic`` true) are left out: they name no topic.
     """
     concepts = (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept" and not d.get("generic"))
-    H = _view(G, concepts, ("CO_OCCURS",))
+    H = _view(G, concepts, ("CO_OCCURS",), "Concept")
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
+    if not H:
+        H.graph["empty"] = (
+            "No two research concepts are mentioned together in enough papers to be linked (a CO_OCCURS link "
+            "needs link.min_cooccurrence papers). A larger corpus, or a lower link.min_cooccurrence, gives this "
+            "map its links."
+        )
+    H.graph["note"] = (
+        "The concepts mentioned together with another in at least link.min_cooccurrence papers; the others, "
+        "and generic ones, are left out."
+    )
     return with_communities(H, G)
 
 
 def paper_map(G: nx.DiGraph) -> nx.Graph:
     """Papers linked by the concepts they share, with a ``community`` on each node."""
-    H = _view(G, (n for n, d in G.nodes(data=True) if d.get("kind") == "Paper"), ("SHARES_CONCEPTS",))
+    papers = [n for n, d in G.nodes(data=True) if d.get("kind") == "Paper"]
+    H = _view(G, papers, ("SHARES_CONCEPTS",))
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
+    if not H:
+        H.graph["empty"] = (
+            f"The graph has {len(papers):,} papers, but no two of them share a concept specific enough to link "
+            "them (link.min_shared concepts, each in at most link.max_df of the papers). A larger corpus, or a "
+            "higher link.max_df, gives this map its links."
+        )
+    H.graph["note"] = (
+        "The papers that share concepts with another (link.min_shared, each concept in at most link.max_df of "
+        "the papers); the others are left out."
+    )
     return with_communities(H, G)
 
 
@@ -105,15 +126,37 @@ def with_communities(H: nx.Graph, G: nx.DiGraph, *, seed: int = 7) -> nx.Graph:
     if H.number_of_edges() == 0:
         return H
     kind = "Paper" if all(d.get("kind") == "Paper" for _, d in H.nodes(data=True)) else "Concept"
-    labels = G.graph.get("communities", {}).get(kind)
-    if labels and all(isinstance(d.get("community"), int) for _, d in H.nodes(data=True)):
-        H.graph["communities"] = dict(labels)
-        return H
+    if all(isinstance(d.get("community"), int) for _, d in H.nodes(data=True)):
+        labels = (H.graph.get("communities") or {}).get(kind) or community_labels(G, (kind,)).get(kind)
+        if labels is not None:
+            H.graph["communities"] = dict(labels)
+            return H
     parts = communities(H, G, seed=seed)
     for n in H:
         H.nodes[n]["community"] = parts.of(str(n))
     H.graph["communities"] = {c.number: c.label for c in parts.communities}
     return H
+
+
+def community_labels(G: nx.DiGraph, kinds: Iterable[str] = ("Concept", "Paper")) -> dict[str, dict[int, str]]:
+    """The names of the communities the analyse stage found: kind -> community number -> name.
+
+    A graph read back from a store has each node's ``community`` but not the names
+    (``G.graph["communities"]``): they are made again from the members, as the analyse stage
+    made them.
+    """
+    known = G.graph.get("communities") or {}
+    labels: dict[str, dict[int, str]] = {}
+    for kind in kinds:
+        if kind in known:
+            labels[kind] = dict(known[kind])
+            continue
+        membership = {n: c for n, d in G.nodes(data=True) if d.get("kind") == kind
+                      and isinstance(c := d.get("community"), int) and c >= 0}  # fmt: skip
+        if membership:
+            H = concept_graph(G) if kind == "Concept" else None
+            labels[kind] = {c.number: c.label for c in name_communities(kind, membership, G, H=H)}
+    return labels
 
 
 def graph_from_rows(
@@ -136,7 +179,7 @@ def graph_from_rows(
     >>> sorted(graph_from_rows([["X", 3], ["y", 2]], G).edges())
     [('concept:x', 'concept:y')]
     """
-    H = nx.Graph()
+    H = nx.Graph(communities=community_labels(G, ("Paper",))) if G is not None else nx.Graph()
     pending: list[tuple[Any, Any, dict[str, Any]]] = []
     ids: dict[Any, str] = {}
 

@@ -1,0 +1,172 @@
+"""Positions for a page: computed here, so the page is usable as soon as it is drawn (physics off).
+
+Each function is deterministic: the same graph gives the same positions whatever order it was
+built in and whatever PYTHONHASHSEED is.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+#: Leaves of one node beyond this many are laid out in a disc rather than a ring.
+RING = 60
+GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
+
+
+def layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
+    """Positions: each connected part laid out on its own, the parts packed in rows, largest first.
+
+    Inside a part, a spring layout of the core and leaves ringed round their one neighbour:
+    most concepts are mentioned by one paper, and springs for them cost most of the time
+    (networkx's spring layout is quadratic in Python above 500 nodes) while showing nothing a
+    ring does not. One spring layout of the whole graph would push small parts to the edges
+    and squeeze the main one.
+    """
+    parts = sorted(nx.connected_components(H), key=lambda c: (-len(c), min(map(str, c))))
+    placed: dict[Any, tuple[float, float]] = {}
+    if not parts:
+        return placed
+    layouts = [_part_layout(induced(H, c), seed=seed) for c in parts]
+    boxes = [_box(pos) for pos in layouts]
+    row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
+    x = y = row_height = 0.0
+    gap = 40.0
+    for pos, (x0, y0, x1, y1) in zip(layouts, boxes, strict=True):
+        w, h = x1 - x0, y1 - y0
+        if x > 0 and x + w > row_width:
+            x, y, row_height = 0.0, y + row_height + gap, 0.0
+        for n, (px, py) in pos.items():
+            placed[n] = (round(px - x0 + x, 1), round(py - y0 + y, 1))
+        x += w + gap
+        row_height = max(row_height, h)
+    return placed
+
+
+def induced(H: nx.Graph, nodes: Iterable[Any]) -> nx.Graph:
+    """The subgraph of ``H`` on ``nodes``, nodes and edges in id order (a copy: degrees in O(1)).
+
+    ``H.subgraph(set)`` iterates the set when it is small, in an order that changes with
+    PYTHONHASHSEED, and the layout depends on the order of its input.
+    """
+    keep = set(nodes)
+    S = nx.Graph()
+    S.add_nodes_from(sorted(keep, key=str))
+    S.add_edges_from(sorted((tuple(sorted((u, v), key=str)) for u, v in H.edges(keep) if v in keep), key=str))
+    return S
+
+
+def _box(pos: dict[Any, tuple[float, float]]) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+    return min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20
+
+
+def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
+    if H.number_of_nodes() == 1:
+        return {next(iter(H)): (0.0, 0.0)}
+    leaves = {n for n in H if H.degree(n) == 1 and H.degree(next(iter(H[n]))) > 1}
+    core = induced(H, (n for n in H if n not in leaves))
+    scale = 70 * max(1.0, core.number_of_nodes() ** 0.5)
+    pos = _spring(core, seed=seed, scale=scale)
+    children: dict[Any, list[Any]] = {}
+    for leaf in sorted(leaves, key=str):
+        children.setdefault(next(iter(H[leaf])), []).append(leaf)
+    for parent, kids in children.items():
+        px, py = pos[parent]
+        if len(kids) <= RING:
+            radius = 60.0 + 3 * len(kids)  # clear of a big parent's dot
+            for i, kid in enumerate(kids):
+                angle = 2 * math.pi * i / len(kids)
+                pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
+            continue
+        for i, kid in enumerate(kids, start=RING // 3):  # a disc (sunflower): a ring of hundreds is a blur
+            radius, angle = 14 * math.sqrt(i), i * GOLDEN_ANGLE
+            pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
+    return pos
+
+
+def _spring(H: nx.Graph, *, seed: int, scale: float, weight: str | None = None) -> dict[Any, tuple[float, float]]:
+    """Fruchterman-Reingold positions from igraph (in C), in a box of half-width ``scale``.
+
+    networkx's spring layout runs in Python and took seconds for a 2,000-node page.
+    """
+    import igraph
+
+    nodes = sorted(H, key=str)
+    if len(nodes) == 1:
+        return {nodes[0]: (0.0, 0.0)}
+    index = {n: i for i, n in enumerate(nodes)}
+    edges = sorted((*sorted((index[u], index[v])), w) for u, v, w in H.edges(data=weight or "weight", default=1.0))
+    g = igraph.Graph(n=len(nodes), edges=[(u, v) for u, v, _ in edges])
+    rng = random.Random(seed)
+    start = [[rng.uniform(-1, 1), rng.uniform(-1, 1)] for _ in nodes]
+    igraph.set_random_number_generator(rng)
+    try:
+        weights = [w for *_, w in edges] if weight else None
+        coords = g.layout_fruchterman_reingold(seed=start, niter=200, weights=weights).coords
+    finally:
+        igraph.set_random_number_generator(random)
+    cx = sum(x for x, _ in coords) / len(coords)
+    cy = sum(y for _, y in coords) / len(coords)
+    half = max(max(abs(x - cx), abs(y - cy)) for x, y in coords) or 1.0
+    return {n: ((x - cx) / half * scale, (y - cy) / half * scale) for n, (x, y) in zip(nodes, coords, strict=True)}
+
+
+def grouped_layout(
+    H: nx.Graph, groups: dict[Any, int], *, seed: int
+) -> tuple[dict[Any, tuple[float, float]], dict[int, tuple[float, float]], dict[int, float]]:
+    """Positions with each group (community) laid out on its own, in a disc, the discs apart.
+
+    The discs' centres come from a spring layout of the groups, each pair pulled together by
+    the edges between them, then pushed apart until no two discs overlap. Returns the node
+    positions, each group's centre and its disc's radius.
+    """
+    members: dict[int, list[Any]] = {}
+    for n in sorted(H, key=str):
+        members.setdefault(groups[n], []).append(n)
+    local: dict[int, dict[Any, tuple[float, float]]] = {}
+    radius: dict[int, float] = {}
+    for g, nodes in sorted(members.items()):
+        pos = layout(induced(H, nodes), seed=seed)
+        x0, y0, x1, y1 = _box(pos)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        local[g] = {n: (x - cx, y - cy) for n, (x, y) in pos.items()}
+        radius[g] = max(math.hypot(x, y) for x, y in local[g].values()) + 30
+    S = nx.Graph()
+    S.add_nodes_from(sorted(members))
+    for u, v in H.edges():
+        a, b = groups[u], groups[v]
+        if a != b:
+            w = S.edges[a, b]["weight"] if S.has_edge(a, b) else 0
+            S.add_edge(a, b, weight=w + 1)
+    unit = _spring(S, seed=seed, scale=1.0, weight="weight")
+    ids = sorted(unit)
+    # spread so that the discs would fill about a third of the drawing, then part the overlapping ones
+    area = sum(math.pi * radius[g] ** 2 for g in ids)
+    scale = math.sqrt(3 * area / math.pi) if len(ids) > 1 else 0.0
+    centres = {g: [unit[g][0] * scale, unit[g][1] * scale] for g in ids}
+    for _ in range(200):
+        moved = False
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                (ax, ay), (bx, by) = centres[a], centres[b]
+                d = math.hypot(bx - ax, by - ay)
+                need = radius[a] + radius[b] + 40
+                if d >= need:
+                    continue
+                moved = True
+                ux, uy = ((bx - ax) / d, (by - ay) / d) if d > 1e-6 else (1.0, 0.0)
+                push = (need - d) / 2
+                centres[a] = [ax - ux * push, ay - uy * push]
+                centres[b] = [bx + ux * push, by + uy * push]
+        if not moved:
+            break
+    at = {g: (round(x, 1), round(y, 1)) for g, (x, y) in centres.items()}
+    placed = {
+        n: (round(at[g][0] + x, 1), round(at[g][1] + y, 1)) for g, pos in local.items() for n, (x, y) in pos.items()
+    }
+    return placed, at, radius

@@ -1,0 +1,317 @@
+"""The pages as a person sees them, in real headless Chromium: readable labels, honest colours, fitted views.
+
+Three runs of the default pipeline file: on its sample, on the 2,000-abstract arXiv sample of
+../shared (the map of communities) and on 20 abstracts (pages with little or nothing to draw).
+Screenshots of the default run and of the arXiv sample go to docs/ (the README's "Pages").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kg.cli import app
+from kg.store import query_embedded
+from kg.viz import concept_map, write_html
+from tests.conftest import OUTPUTS, ROOT, SAMPLE, SHARED, open_page
+from tests.test_viz import _evil_graph
+
+ARXIV = SHARED / "arxiv-ml" / "arxiv-ml-sample2k.jsonl"
+DOCS = ROOT / "docs"
+VIEWS = ("graph", "concepts", "papers", "ego", "query")
+
+
+def _run(records: Path, out: Path, cache: Path, title: str) -> Path:
+    """The default pipeline file on ``records``, into ``out``."""
+    from kg.pipeline import load_pipeline_file, run_pipeline
+
+    overrides = [f'outputs.{name}="{out / file}"' for name, file in OUTPUTS.items() if name != "cache"]
+    overrides += [f'outputs.cache="{cache}"', f'viz.title="{title}"']
+    spec = load_pipeline_file(ROOT / "pipelines" / "sample.toml", overrides)
+    spec.sources[0].path = records
+    run_pipeline(spec)
+    return out
+
+
+def _ego_and_query(out: Path) -> Path:
+    """An ego and a query page (`kg viz`) around the run's concept with the most papers."""
+    db = out / "kg.lbug"
+    rows = query_embedded(db, "MATCH (c:Concept) WHERE c.generic = false RETURN c.key, c.name "
+                              "ORDER BY c.paper_count DESC, c.key LIMIT 1").rows  # fmt: skip
+    key, name = rows[0]
+    runner = CliRunner()
+    ego = runner.invoke(app, ["viz", "ego", "--db", str(db), "--around", name, "-o", str(out / "ego.html")])
+    assert ego.exit_code == 0, ego.output
+    query = "MATCH p = (a:Paper)-[:MENTIONS]->(c:Concept {key: $k}) RETURN p"
+    done = runner.invoke(app, ["viz", "query", "--db", str(db), "--query", query, "-p", f"k={key}",
+                               "-o", str(out / "query.html")])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(sample_run, request, tmp_path_factory):
+    """run -> view -> page, for the default run, the arXiv sample and a 20-abstract corpus.
+
+    The arXiv sample's extraction (1-2 minutes) is cached in pytest's cache folder, so only the
+    first session pays for it.
+    """
+    cache = Path(request.config.cache.mkdir("kg-pages"))
+    small = tmp_path_factory.mktemp("small")
+    (small / "twenty.jsonl").write_text("".join(SAMPLE.read_text(encoding="utf-8").splitlines(True)[:20]),
+                                        encoding="utf-8")  # fmt: skip
+    arxiv = tmp_path_factory.mktemp("arxiv")
+    dirs = {
+        "default": sample_run[0],
+        "arxiv": _run(ARXIV, arxiv, cache / "arxiv.sqlite", "kg: 2,000 arXiv ML abstracts"),
+        "small": _run(small / "twenty.jsonl", small, cache / "small.sqlite", "kg: 20 abstracts"),
+    }
+    for d in dirs.values():
+        _ego_and_query(d)
+    return {run: {v: d / f"{v}.html" for v in VIEWS} for run, d in dirs.items()}
+
+
+PAGES = [(run, view) for run in ("default", "arxiv", "small") for view in VIEWS]
+
+LABELS = """() => {
+  const m = document.createElement("canvas").getContext("2d");
+  m.font = "12px system-ui, -apple-system, 'Segoe UI', sans-serif";
+  return (window.kgLabels || []).map(b => {
+    const n = kgNodes.get(b.id);
+    const p = kgNetwork.getPositions([b.id])[b.id];
+    const d = kgNetwork.canvasToDOM({x: p.x, y: p.y + n.size});
+    return {id: b.id, left: b.left, top: b.top, width: b.width, height: b.height, measured: m.measureText(b.text).width,
+            cx: d.x, bottom: d.y, hidden: Boolean(n.hidden)};
+  });
+}"""
+
+COLOURS = """() => {
+  const legend = new Set([...document.querySelectorAll('.legend span.dot')]
+    .map(s => s.getAttribute('style').split('background:')[1].trim().toLowerCase()));
+  const wrong = [];
+  kgNodes.forEach(n => {
+    const drawn = kgNetwork.body.nodes[n.id].options.color.background.toLowerCase();
+    if (drawn !== n.colour.toLowerCase() || !legend.has(drawn)) { wrong.push([n.id, drawn, n.colour]); }
+  });
+  return wrong;
+}"""
+
+REDRAW = "new Promise(r => { kgNetwork.once('afterDrawing', () => r()); kgNetwork.redraw(); })"
+
+
+def _labels_do_not_overlap(page) -> int:
+    """Check the labels drawn now: each under its node, as wide as its text, none over another."""
+    page.evaluate(REDRAW)
+    boxes = page.evaluate(LABELS)
+    for b in boxes:
+        assert not b["hidden"]
+        assert b["width"] >= b["measured"]
+        assert abs(b["left"] + b["width"] / 2 - b["cx"]) < 1 and b["top"] >= b["bottom"] - 0.5
+    for a, b in itertools.combinations(boxes, 2):
+        across = min(a["left"] + a["width"], b["left"] + b["width"]) - max(a["left"], b["left"])
+        down = min(a["top"] + a["height"], b["top"] + b["height"]) - max(a["top"], b["top"])
+        assert across <= 0.5 or down <= 0.5, (a, b)
+    return len(boxes)
+
+
+def _at_zooms(page) -> list[int]:
+    """The labels at the fitted zoom and closer in, each time checked: how many were drawn."""
+    base = page.evaluate("kgNetwork.getScale()")
+    drawn = []
+    for factor in (1, 2, 4, 8):
+        page.evaluate(f"kgNetwork.moveTo({{scale: {base * factor}, animation: false}})")
+        drawn.append(_labels_do_not_overlap(page))
+    page.evaluate("kgFit()")
+    return drawn
+
+
+def _options(page) -> list[str]:
+    return (
+        page.locator("#community-filter option").all_inner_texts() if page.locator("#community-filter").count() else []
+    )
+
+
+@pytest.mark.parametrize(("run", "view"), PAGES)
+def test_labels_do_not_overlap_at_any_zoom(runs, browser, run, view):
+    page, log = open_page(browser, runs[run][view])
+    nodes = page.evaluate("kgNodes.length")
+    if not nodes:
+        assert page.locator("#empty").inner_text().startswith("Nothing to draw")
+        return
+    drawn = _at_zooms(page)
+    assert drawn[0] > 0 and max(drawn) >= drawn[0]
+    if page.evaluate("kgNodes.get({filter: n => n.summary}).length"):  # a map: also with a community opened
+        page.select_option("#community-filter", index=1)
+        assert _at_zooms(page)[0] > 0
+    assert log.errors == [] and log.requests == []
+
+
+@pytest.mark.parametrize(("run", "view"), PAGES)
+def test_every_node_keeps_its_legend_colour_when_filters_are_undone(runs, browser, run, view):
+    page, log = open_page(browser, runs[run][view])
+    assert page.evaluate(COLOURS) == []
+    shown = page.evaluate("kgNodes.get({filter: n => !n.hidden}).map(n => n.id)")
+    for box in page.locator(".type-filter").all():
+        box.uncheck()
+        box.check()
+    if page.locator("#year-min").count():
+        lo, hi = (int(page.locator(s).get_attribute("value") or 0) for s in ("#year-min", "#year-max"))
+        page.locator("#year-min").fill(str(hi))
+        page.locator("#year-max").fill(str(hi))
+        page.locator("#year-min").fill(str(lo))
+        page.locator("#year-max").fill(str(hi))
+    for i in range(1, min(len(_options(page)), 4)):
+        page.select_option("#community-filter", index=i)
+    if _options(page):
+        page.select_option("#community-filter", "")
+    summary = page.evaluate("kgNodes.get({filter: n => n.summary}).map(n => n.id)")
+    if summary:  # open one community of the map in place, then go back
+        page.evaluate(f"void kgNetwork.body.emitter.emit('doubleClick', {{nodes: ['{summary[0]}'], edges: []}})")
+        assert page.locator("#back").is_visible()
+        page.click("#back")
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden}).map(n => n.id)") == shown
+    assert page.evaluate(COLOURS) == []
+    assert log.errors == []
+
+
+@pytest.mark.parametrize(("run", "view"), PAGES)
+def test_views_are_fitted_named_and_say_what_they_show(runs, browser, run, view):
+    page, log = open_page(browser, runs[run][view])
+    if not page.evaluate("kgNodes.length"):
+        assert "Nothing to draw" in page.locator("#empty").inner_text()
+        assert page.locator("#search").count() == 0
+        return
+    fit = page.evaluate("""() => {
+      const ids = kgNodes.getIds({filter: n => !n.hidden}), pos = kgNetwork.getPositions(ids);
+      const c = kgNetwork.canvas.frame.canvas, W = c.clientWidth, H = c.clientHeight;
+      const d = ids.map(id => kgNetwork.canvasToDOM(pos[id]));
+      const xs = d.map(p => p.x), ys = d.map(p => p.y);
+      return {inside: d.every(p => p.x >= 0 && p.x <= W && p.y >= 0 && p.y <= H),
+              width: (Math.max(...xs) - Math.min(...xs)) / W, height: (Math.max(...ys) - Math.min(...ys)) / H,
+              scale: kgNetwork.getScale()};
+    }""")
+    assert fit["inside"]
+    assert max(fit["width"], fit["height"]) > 0.5 or fit["scale"] == pytest.approx(1.7 * 0.88), fit
+    for text in _options(page)[1:]:  # named communities, never "1: "
+        assert re.fullmatch(r"\d+: \S.*", text), text
+    title = page.title()
+    if view == "ego":
+        assert title.startswith("kg: ego view around ") and len(title) > len("kg: ego view around ")
+    if view == "query":
+        assert title.startswith("kg: query view of MATCH p = ") and "(k=" in title
+    years = {y for y in page.evaluate("kgNodes.get().map(n => n.year)") if isinstance(y, int)}
+    assert page.locator("#year-min").count() == (1 if len(years) > 1 else 0)
+    assert log.errors == []
+
+
+def test_a_corpus_too_big_to_draw_opens_as_a_map_of_named_communities(runs, browser):
+    page, log = open_page(browser, runs["arxiv"]["graph"])
+    summary = page.evaluate("kgNodes.get({filter: n => n.summary})")
+    assert len(summary) >= 5 and all(not n["hidden"] for n in summary)
+    assert page.evaluate("kgNodes.get({filter: n => !n.summary && !n.hidden}).length") == 0
+    drawn = {b["id"] for b in page.evaluate("kgLabels")}
+    biggest = min(summary, key=lambda n: n["rank"])
+    assert biggest["id"] in drawn and biggest["name"] not in ("", "unnamed")
+    assert "community" in page.locator("#map-note").inner_text()
+    # opened in place: its papers and concepts drawn where it stood, the others still circles
+    page.evaluate(f"void kgNetwork.body.emitter.emit('doubleClick', {{nodes: ['{biggest['id']}'], edges: []}})")
+    members = page.evaluate("kgNodes.get({filter: n => !n.hidden && !n.summary}).map(n => n.community)")
+    assert members and set(members) == {biggest["community"]}
+    assert page.evaluate(f"kgNodes.get('{biggest['id']}').hidden") is True
+    assert page.evaluate("kgNodes.get({filter: n => n.summary && !n.hidden}).length") == len(summary) - 1
+    page.click("#back")
+    assert page.evaluate("kgNodes.get({filter: n => !n.hidden}).length") == len(summary)
+    # a search finds a node inside a closed community, and opens it
+    name = page.evaluate("kgNodes.get({filter: n => !n.summary && n.kind === 'Paper'})[0].name")
+    page.fill("#search", name)
+    page.click("#search-form button")
+    assert page.evaluate("kgNodes.get(window.kgFocused).hidden") is False
+    assert log.errors == []
+
+
+def test_a_click_selects_the_node_drawn_on_top(runs, browser):
+    page, log = open_page(browser, runs["default"]["query"])
+    first, last = page.evaluate("[kgNodes.getIds()[0], kgNodes.getIds()[kgNodes.length - 1]]")
+    # the first node (drawn under the others) is moved onto the last one and selected: drawn on top
+    page.evaluate(f"""() => {{ const p = kgNetwork.getPositions(['{last}'])['{last}'];
+      kgNetwork.moveNode('{first}', p.x, p.y); kgNetwork.selectNodes(['{first}']); kgNetwork.redraw(); }}""")
+    at = page.evaluate(f"kgNetwork.canvasToDOM(kgNetwork.getPositions(['{last}'])['{last}'])")
+    box = page.locator("#graph canvas").bounding_box()
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    assert page.evaluate("kgNetwork.getSelectedNodes()") == [first]
+    assert log.errors == []
+
+
+def test_unfreeze_keeps_the_drawing_on_screen(runs, browser):
+    page, log = open_page(browser, runs["default"]["concepts"])
+    page.click("#freeze")
+    page.wait_for_timeout(4000)
+    inside = page.evaluate("""() => {
+      const ids = kgNodes.getIds({filter: n => !n.hidden}), pos = kgNetwork.getPositions(ids);
+      const c = kgNetwork.canvas.frame.canvas;
+      return ids.filter(id => { const d = kgNetwork.canvasToDOM(pos[id]);
+        return d.x >= 0 && d.x <= c.clientWidth && d.y >= 0 && d.y <= c.clientHeight; }).length / ids.length;
+    }""")
+    page.click("#freeze")
+    assert inside > 0.9
+    _labels_do_not_overlap(page)
+    assert log.errors == []
+
+
+def test_an_empty_page_says_why(tmp_path, browser):
+    G = _evil_graph()
+    H = concept_map(G)
+    assert H.number_of_nodes() == 0
+    page, log = open_page(browser, write_html(H, tmp_path / "c.html", G=G, colour_by="community").path)
+    assert "No two research concepts are mentioned together in enough papers" in page.locator("#empty").inner_text()
+    assert log.errors == []
+
+
+def test_one_year_gives_no_year_slider(tmp_path, browser):
+    G = _evil_graph()
+    for _, d in G.nodes(data=True):
+        if d.get("kind") == "Paper":
+            d["year"] = 2020
+    from kg.viz import full_view
+
+    page, log = open_page(browser, write_html(full_view(G), tmp_path / "g.html", G=G).path)
+    assert page.locator("#year-min").count() == 0
+    assert log.errors == []
+
+
+def _screenshot(page, path: Path) -> None:
+    """A PNG of the page in 256 colours, the pages' own among them: a few times smaller, true to the legend."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from kg.viz.html import COMMUNITY_COLOURS, FADED, OTHER, TYPE_COLOURS
+
+    own = [bytes.fromhex(c[1:]) for c in dict.fromkeys([*TYPE_COLOURS.values(), *COMMUNITY_COLOURS, OTHER, FADED])]
+    image = Image.open(BytesIO(page.screenshot())).convert("RGB")
+    rest = image.quantize(colors=256 - len(own), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(b"".join(own) + bytes(rest.getpalette()[: 3 * (256 - len(own))]))
+    image.quantize(palette=palette, dither=Image.Dither.NONE).save(path, optimize=True)
+
+
+@pytest.mark.parametrize("run", ["default", "arxiv"])
+def test_screenshots_for_the_readme(runs, browser, run):
+    """docs/pages-RUN-VIEW.png: what the README's "Pages" shows (look at them after a change)."""
+    DOCS.mkdir(exist_ok=True)
+    for view in VIEWS:
+        page, log = open_page(browser, runs[run][view])
+        page.set_viewport_size({"width": 1200, "height": 760})
+        page.evaluate("kgNetwork.setSize('100%', '100%'); kgFit()")  # fitted to the new size
+        page.evaluate(REDRAW)
+        _screenshot(page, DOCS / f"pages-{run}-{view}.png")
+        if view == "graph" and page.evaluate("kgNodes.get({filter: n => n.summary}).length"):
+            page.select_option("#community-filter", index=1)
+            page.evaluate(REDRAW)
+            _screenshot(page, DOCS / f"pages-{run}-graph-community.png")
+        assert log.errors == []
+        page.close()

@@ -54,7 +54,7 @@ def _ego_and_query(out: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def runs(sample_run, request, tmp_path_factory):
+def runs(default_run, request, tmp_path_factory):
     """run -> view -> page, for the default run, the arXiv sample and a 20-abstract corpus.
 
     The arXiv sample's extraction (1-2 minutes) is cached in pytest's cache folder, so only the
@@ -66,7 +66,7 @@ def runs(sample_run, request, tmp_path_factory):
                                         encoding="utf-8")  # fmt: skip
     arxiv = tmp_path_factory.mktemp("arxiv")
     dirs = {
-        "default": sample_run[0],
+        "default": default_run[0],
         "arxiv": _run(ARXIV, arxiv, cache / "arxiv.sqlite", "kg: 2,000 arXiv ML abstracts"),
         "small": _run(small / "twenty.jsonl", small, cache / "small.sqlite", "kg: 20 abstracts"),
     }

@@ -105,6 +105,10 @@ def run_pipeline(spec: PipelineSpec, *, progress: Progress | None = None) -> Run
     ``progress(done, total)`` is called as papers are extracted (the CLI draws a bar with it).
     """
     run = _Run(spec, RunReport(pipeline=spec.name), progress)
+    if spec.outputs.neo4j:  # a wrong password is said now, not after the extraction
+        from kg.store.neo4j import check_neo4j
+
+        check_neo4j(_neo4j_settings(spec))
     try:
         for name, stage in STAGES:
             log.info("stage %s: start", name)
@@ -464,6 +468,32 @@ def report_stage(run: _Run) -> int | None:
     return 1
 
 
+def neo4j_stage(run: _Run) -> int | None:
+    """Load Neo4j with the run's graph, as `kg load` does (idempotent: only what changed is written).
+
+    In an incremental run the graph is the updated embedded store's; Neo4j then holds exactly it.
+    """
+    from kg.store.neo4j import write_neo4j
+
+    target = run.spec.outputs.neo4j
+    if target is None:
+        return None
+    settings = _neo4j_settings(run.spec)
+    store = run.spec.outputs.store
+    G = read_embedded(store) if run.update and store else run.G
+    counts = write_neo4j(G, settings, batch_size=target.batch_size, workers=target.workers)
+    run.report.outputs["neo4j"] = f"{settings.uri} ({settings.database or 'default database'})"
+    return sum(counts.values())
+
+
+def _neo4j_settings(spec: PipelineSpec) -> Any:
+    from kg.store.neo4j import Neo4jSettings
+
+    target = spec.outputs.neo4j
+    assert target is not None
+    return Neo4jSettings.from_env(uri=target.uri, user=target.user, database=target.database)
+
+
 #: The stages of every run, in order; each returns the items it handled (None: skipped).
 STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
     ("read", read_stage),
@@ -475,6 +505,7 @@ STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
     ("store", store_stage),
     ("visualise", visualise_stage),
     ("report", report_stage),
+    ("neo4j", neo4j_stage),
 ]
 
 

@@ -67,13 +67,23 @@ def _driver(settings: Neo4jSettings) -> Any:
 
     # The driver logs each failed connection attempt; kg reports the outcome as one StoreError.
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)
-
+    if not settings.password:
+        raise StoreError(f"no password for Neo4j at {settings.uri}: set NEO4J_PASSWORD (kg reads it from there only)")
     try:
         driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password))
         driver.verify_connectivity()
+    except neo4j.exceptions.AuthError as exc:
+        raise StoreError(
+            f"Neo4j at {settings.uri} refused user {settings.user}: wrong password? (NEO4J_PASSWORD; {_message(exc)})"
+        ) from exc
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, ValueError) as exc:
         raise StoreError(f"cannot connect to Neo4j at {settings.uri} as {settings.user}: {_message(exc)}") from exc
     return driver
+
+
+def check_neo4j(settings: Neo4jSettings) -> None:
+    """Connect and log in once; a :class:`StoreError` in one line says why not."""
+    _driver(settings).close()
 
 
 def _message(exc: Exception) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -120,7 +121,10 @@ def admin_import(folder: Path, *, home: Path | None, database: str = "neo4j") ->
     if done.returncode != 0:
         why = next((ln for ln in reversed(lines) if "rror" in ln or "ailed" in ln), lines[-1] if lines else "")
         raise StoreError(f"neo4j-admin import into {home or 'its home'} failed (is Neo4j stopped?): {why}")
-    return next((ln for ln in reversed(lines) if ln.startswith("Imported")), lines[-1] if lines else "")
+    # "Imported:" is followed by one line per count: "4039 nodes", "6884 relationships", ...
+    at = next((i for i, ln in enumerate(lines) if ln.startswith("Imported")), len(lines))
+    counts = [ln for ln in lines[at + 1 : at + 4] if re.fullmatch(r"\d+ \w+", ln)]
+    return "imported " + ", ".join(counts) if counts else (lines[-1] if lines else "imported")
 
 
 def _cells(row: dict[str, Any], props: list[tuple[str, str]], skip: int = 1) -> list[Any]:

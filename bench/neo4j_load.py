@@ -9,6 +9,8 @@ tools/neo4j started as the tests start it (tools/neo4j/start.sh):
   is the write's (what `kg load` reports: relationships / seconds writing), the wall time the
   whole command's (reading the store included); then once `kg load` again into the loaded
   database (the same graph: nothing changes, every relationship is MERGEd).
+  The server's CPU seconds during the load are counted too: on a shared machine they say more
+  than the wall time does.
 - Admin: `kg load --admin --home H` (CSVs, then `neo4j-admin database import full` from the
   jars in tools/neo4j/lib), then Neo4j started on H and its counts checked against the store.
 Peak memory is the largest summed PSS of the `kg` process and its children (neo4j-admin's JVM
@@ -88,6 +90,11 @@ class Server:
             raise SystemExit("Neo4j did not start (tools/neo4j/start.sh)")
         self.settings = Neo4jSettings(uri=line.split()[1], password=PASSWORD)
 
+    def cpu_s(self) -> float:
+        """CPU seconds the server's JVM has used (start.sh execs it: same pid)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def __enter__(self) -> Server:
         return self
 
@@ -116,12 +123,15 @@ def bolt(store: Path, expected: dict[str, int], args: argparse.Namespace) -> tup
     options = ["--batch-size", str(args.batch_size), "--workers", str(args.workers)]
     for i in range(args.repeats):
         with Server() as server:
+            cpu = server.cpu_s()
             out, wall, peak = kg(["load", "--db", str(store), *options], server.settings)
+            cpu = server.cpu_s() - cpu
             nodes, rels, secs = WRITE.search(out).groups()  # type: ignore[union-attr]
             held = counts_in_neo4j(server.settings)
             assert held == expected, (held, expected)
             runs.append({"wall_s": round(wall, 1), "write_s": float(secs), "rels_per_s": round(int(rels) / float(secs)),
-                         "nodes_per_s": round(int(nodes) / float(secs)), "peak_memory_mb": round(peak)})  # fmt: skip
+                         "nodes_per_s": round(int(nodes) / float(secs)), "peak_memory_mb": round(peak),
+                         "server_cpu_s": round(cpu, 1), "load_average": round(os.getloadavg()[0], 1)})  # fmt: skip
             print(f"bolt {i + 1}: {runs[-1]}", file=sys.stderr)
             if i == args.repeats - 1 and args.reload:
                 out, wall, peak = kg(["load", "--db", str(store), *options], server.settings)
@@ -173,6 +183,7 @@ def main() -> None:
         "bolt_rels_per_s": median["rels_per_s"], "bolt_nodes_per_s": median["nodes_per_s"],
         "bolt_write_s": median["write_s"], "bolt_wall_s": median["wall_s"],
         "bolt_peak_memory_mb": median["peak_memory_mb"], "bolt_runs_rels_per_s": [r["rels_per_s"] for r in runs],
+        "bolt_server_cpu_s": median["server_cpu_s"], "bolt_runs_load_average": [r["load_average"] for r in runs],
         "bolt_reload_rels_per_s": reload.get("rels_per_s"), "bolt_reload_wall_s": reload.get("wall_s"),
         "admin_wall_s": offline["wall_s"], "admin_export_s": offline["export_s"], "admin_import_s": offline["import_s"],
         "admin_start_s": offline["start_s"], "admin_peak_memory_mb": offline["peak_memory_mb"],

@@ -312,6 +312,7 @@ def load(
     """
     from kg.store import read_embedded
 
+    _setup_logging(quiet=False)  # each label and type as it is written: a big load takes minutes
     if admin:
         if add:
             raise KGError("--add works over Bolt only: neo4j-admin import replaces the whole database")

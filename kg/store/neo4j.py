@@ -15,9 +15,9 @@ import logging
 import os
 import threading
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -166,18 +166,14 @@ def write_neo4j(
                 ids[label] = _write_nodes(session, label, cols, batch_size)
                 seconds[label] = time.perf_counter() - t0
                 counts[label] = len(ids[label])
-                log.info("neo4j: %d nodes of %s", counts[label], label)
-            sessions = _SessionPool(driver, settings.database)
-            try:
-                with ThreadPoolExecutor(max_workers=workers) as pool:
-                    for rel, cols in rel_columns(G).items():
-                        t0 = time.perf_counter()
-                        _write_rels(pool, sessions, rel, cols, ids, before, batch_size)
-                        seconds[rel] = time.perf_counter() - t0
-                        counts[rel] = len(cols["from"])
-                        log.info("neo4j: %d relationships of %s", counts[rel], rel)
-            finally:
-                sessions.close()
+                log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
+            with _Writers(driver, settings.database, workers) as writers:
+                for rel, cols in rel_columns(G).items():
+                    t0 = time.perf_counter()
+                    _write_rels(writers, rel, cols, ids, before, batch_size)
+                    seconds[rel] = time.perf_counter() - t0
+                    counts[rel] = len(cols["from"])
+                    log.info("neo4j: %d relationships of %s in %.1f s", counts[rel], rel, seconds[rel])
 
             def run(query: str, **params: Any) -> None:
                 session.execute_write(lambda tx: tx.run(query, **params).consume())
@@ -212,31 +208,49 @@ def _write_nodes(session: Any, label: str, cols: Columns, batch_size: int) -> di
     return ids
 
 
-class _SessionPool:
-    """One session per worker thread (a session is not thread-safe)."""
+class _Writers:
+    """``workers`` threads, each with its own session (a session is not thread-safe), running write batches."""
 
-    def __init__(self, driver: Any, database: str | None) -> None:
-        self._driver, self._database = driver, database
+    def __init__(self, driver: Any, database: str | None, workers: int) -> None:
+        self._driver, self._database, self.workers = driver, database, workers
+        self._pool = ThreadPoolExecutor(max_workers=workers)
         self._local = threading.local()
-        self._all: list[Any] = []
+        self._sessions: list[Any] = []
         self._lock = threading.Lock()
 
-    def run(self, query: str, params: dict[str, Any]) -> None:
+    def __enter__(self) -> _Writers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        for session in self._sessions:
+            session.close()
+
+    def _run(self, query: str, params: dict[str, Any]) -> None:
         session = getattr(self._local, "session", None)
         if session is None:
             session = self._local.session = self._driver.session(database=self._database)
             with self._lock:
-                self._all.append(session)
+                self._sessions.append(session)
         session.execute_write(lambda tx: tx.run(query, **params).consume())
 
-    def close(self) -> None:
-        for session in self._all:
-            session.close()
+    def all(self, parts: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Run every (query, parameters) part, a few ahead of the slowest; stop at the first failure."""
+        pending: deque[Future[None]] = deque()
+        try:
+            for query, params in parts:
+                pending.append(self._pool.submit(self._run, query, params))
+                if len(pending) >= 2 * self.workers:
+                    pending.popleft().result()
+            while pending:
+                pending.popleft().result()
+        finally:
+            for future in pending:  # after a failure: what has not started yet never will
+                future.cancel()
 
 
 def _write_rels(
-    pool: ThreadPoolExecutor,
-    sessions: _SessionPool,
+    writers: _Writers,
     rel: str,
     cols: Columns,
     ids: dict[str, dict[str, str]],
@@ -252,31 +266,25 @@ def _write_rels(
     fresh: list[int] = []
     for i, (f, t) in enumerate(pairs):
         (both_old if f in old_src and t in old_dst else fresh).append(i)
-    parts = []
-    for query, rows in ((merge, both_old), (create, fresh)):
-        if not rows:
-            continue
-        taken = _take(cols, rows)
-        a = [ids[src][k] for k in taken.pop("from")]
-        b = [ids[dst][k] for k in taken.pop("to")]
-        for part in _chunks(len(a), batch_size):
-            parts.append((query, {"a": a[part], "b": b[part], **{p: v[part] for p, v in taken.items()}}))
-    _all(pool, sessions, parts)
+
+    def parts() -> Iterator[tuple[str, dict[str, Any]]]:
+        for query, rows in ((merge, both_old), (create, fresh)):
+            taken = _take(cols, rows)
+            a = [ids[src][k] for k in taken.pop("from")]
+            b = [ids[dst][k] for k in taken.pop("to")]
+            for part in _chunks(len(a), batch_size):
+                yield query, {"a": a[part], "b": b[part], **{p: v[part] for p, v in taken.items()}}
+
+    writers.all(parts())
     # Only nodes that were there before can have edges the graph no longer has.
     keep: dict[str, list[str]] = defaultdict(list)
     for f, t in pairs:
         keep[f].append(t)
     stale = [(old_src[k], keep.get(k, [])) for k in ids[src] if k in old_src]
-    _all(pool, sessions, [
+    writers.all(
         (cypher.neo4j_delete_stale_rels(rel), {"a": [a for a, _ in stale[part]], "keep": [k for _, k in stale[part]]})
         for part in _chunks(len(stale), batch_size)
-    ])  # fmt: skip
-
-
-def _all(pool: ThreadPoolExecutor, sessions: _SessionPool, parts: list[tuple[str, dict[str, Any]]]) -> None:
-    """Run every (query, parameters) part on the pool; the first failure is raised once all have ended."""
-    for future in [pool.submit(sessions.run, query, params) for query, params in parts]:
-        future.result()
+    )  # fmt: skip
 
 
 def query_neo4j(

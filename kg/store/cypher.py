@@ -46,6 +46,13 @@ def neo4j_merge_nodes(label: str) -> str:
     return _EACH.format(col=f"${key}") + f"{merge} RETURN ${key}[i], elementId(n)"
 
 
+def neo4j_create_nodes(label: str) -> str:
+    """CREATE each node (new to the database) with its properties; return its key and element id."""
+    key = NODE_TABLES[label][0][0]
+    props = ", ".join(f"{p}: ${p}[i]" for p, _ in NODE_TABLES[label])
+    return _EACH.format(col=f"${key}") + f"CREATE (n:{label} {{{props}}}) RETURN ${key}[i], elementId(n)"
+
+
 def neo4j_create_rels(rel: str) -> str:
     """CREATE relationships between nodes given by element id (``$a``, ``$b``): for ends new to the database."""
     props = ", ".join(f"{p}: ${p}[i]" for p, _ in REL_TABLES[rel][2])

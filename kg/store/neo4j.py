@@ -143,9 +143,10 @@ def write_neo4j(
 ) -> dict[str, int]:
     """Make the Neo4j database hold exactly ``G``; returns rows written per label/type.
 
-    Nodes are MERGEd on their keys and give back their element ids; a relationship with an end
-    the database did not hold before this load cannot exist yet and is CREATEd, one between two
-    nodes that were there is MERGEd (a load that was interrupted, or a reload). Relationship
+    Nodes are MERGEd on their keys (CREATEd if new) and give back their element ids; a
+    relationship with an end the database did not hold before this load cannot exist yet and is
+    CREATEd, one between two nodes that were there is MERGEd (a load that was interrupted, or a
+    reload). Relationship
     batches go to ``workers`` sessions at once. At the end the counts of every label and type are
     checked against ``G``. ``seconds``, if given, receives the time spent writing each label/type.
     """
@@ -163,7 +164,7 @@ def write_neo4j(
             for label in NODE_TABLES:
                 t0 = time.perf_counter()
                 cols = node_columns(G, label)
-                ids[label] = _write_nodes(session, label, cols, batch_size)
+                ids[label] = _write_nodes(session, label, cols, before[label], batch_size)
                 seconds[label] = time.perf_counter() - t0
                 counts[label] = len(ids[label])
                 log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
@@ -198,13 +199,22 @@ def write_neo4j(
     return counts
 
 
-def _write_nodes(session: Any, label: str, cols: Columns, batch_size: int) -> dict[str, str]:
-    """MERGE the nodes in batches; their key -> element id."""
-    query = cypher.neo4j_merge_nodes(label)
+def _write_nodes(session: Any, label: str, cols: Columns, before: dict[str, str], batch_size: int) -> dict[str, str]:
+    """Write the nodes in batches: MERGE those the database held, CREATE the others; key -> element id.
+
+    (CREATE skips MERGE's locked index lookup; the key constraint still refuses a second node.)
+    """
+    key = NODE_TABLES[label][0][0]
+    held: list[int] = []
+    new: list[int] = []
+    for i, k in enumerate(cols[key]):
+        (held if k in before else new).append(i)
     ids: dict[str, str] = {}
-    for part in _chunks(len(cols[NODE_TABLES[label][0][0]]), batch_size):
-        batch = {p: v[part] for p, v in cols.items()}
-        ids.update(session.execute_write(lambda tx, b=batch: tx.run(query, **b).values()))
+    for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
+        taken = _take(cols, rows)
+        for part in _chunks(len(rows), batch_size):
+            batch = {p: v[part] for p, v in taken.items()}
+            ids.update(session.execute_write(lambda tx, q=query, b=batch: tx.run(q, **b).values()))
     return ids
 
 

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -153,6 +154,8 @@ def admin(store: Path, expected: dict[str, int], tmp: Path) -> dict:
         start_s = time.perf_counter() - t0
         held = counts_in_neo4j(server.settings)
     assert held == expected, (held, expected)
+    shutil.rmtree(home)
+    shutil.rmtree(tmp / "csv")
     figures = {"wall_s": round(wall, 1), "export_s": csv_s, "import_s": import_s, "start_s": round(start_s, 1),
                "peak_memory_mb": round(peak)}  # fmt: skip
     print(f"admin: {figures}", file=sys.stderr)

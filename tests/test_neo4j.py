@@ -137,10 +137,30 @@ def test_values_are_parameters(neo4j):
 
 def test_bad_password_is_one_clear_error(neo4j):
     wrong = Neo4jSettings(uri=neo4j.uri, user="neo4j", password="wrong-password")
-    with pytest.raises(StoreError, match=r"cannot connect to Neo4j at bolt://127\.0\.0\.1:\d+ as neo4j") as err:
+    with pytest.raises(StoreError, match=r"Neo4j at bolt://127\.0\.0\.1:\d+ refused user neo4j: wrong password") as err:
         query_neo4j(wrong, "RETURN 1")
     assert "wrong-password" not in str(err.value)
     assert "wrong-password" not in repr(wrong)
+    with pytest.raises(StoreError, match=r"no password for Neo4j at .*: set NEO4J_PASSWORD"):
+        write_neo4j(nx.DiGraph(), Neo4jSettings(uri=neo4j.uri, password=""))
+
+
+@pytest.mark.parametrize("password", ["", "wrong-password"])
+def test_kg_load_without_the_right_password_says_so_in_one_line(neo4j, sample_run, password):
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    out, _ = sample_run
+    env = {**os.environ, "NEO4J_URI": neo4j.uri, "NEO4J_PASSWORD": password}
+    done = subprocess.run([sys.executable, "-m", "kg", "load", "--db", str(out / "kg.lbug")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith("kg: error: ")
+    assert ("set NEO4J_PASSWORD" if not password else "wrong password") in line
 
 
 def test_pages_read_from_neo4j_equal_those_read_from_the_embedded_store(neo4j, sample_run, tmp_path):

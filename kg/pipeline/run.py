@@ -119,6 +119,10 @@ def run_pipeline(
     is waited for with ``wait``; ``command`` is how the lock names this run.
     """
     folders = {path.parent for path in output_targets(spec)}
+    if spec.outputs.neo4j:  # a wrong password is said now, not after the extraction
+        from kg.store.neo4j import check_neo4j
+
+        check_neo4j(_neo4j_settings(spec))
     with locked(folders, command=command or f"kg run (pipeline {spec.name})", wait=wait):
         clean_leftovers(folders)
         run = _Run(spec, RunReport(pipeline=spec.name), progress)
@@ -137,7 +141,11 @@ def output_targets(spec: PipelineSpec) -> list[Path]:
     not a LadybugDB database, an input file, or a path two outputs share.
     """
     out = spec.outputs
-    named = {f"outputs.{key}": path for key, path in out.model_dump().items() if path is not None and key != "cache"}
+    named = {
+        f"outputs.{key}": path
+        for key, path in out.model_dump().items()
+        if path is not None and key not in ("cache", "neo4j")
+    }
     if out.html:
         named |= {f"the {view} page of outputs.html": out.html.with_name(f"{view}.html") for view in spec.viz.views}
     if out.cache:
@@ -567,6 +575,32 @@ def report_stage(run: _Run) -> int | None:
     return 1
 
 
+def neo4j_stage(run: _Run) -> int | None:
+    """Load Neo4j with the run's graph, as `kg load` does (idempotent: only what changed is written).
+
+    In an incremental run the graph is the updated embedded store's; Neo4j then holds exactly it.
+    """
+    from kg.store.neo4j import write_neo4j
+
+    target = run.spec.outputs.neo4j
+    if target is None:
+        return None
+    settings = _neo4j_settings(run.spec)
+    store = run.spec.outputs.store
+    G = read_embedded(store) if run.update and store else run.G
+    counts = write_neo4j(G, settings, batch_size=target.batch_size, workers=target.workers)
+    run.report.outputs["neo4j"] = f"{settings.uri} ({settings.database or 'default database'})"
+    return sum(counts.values())
+
+
+def _neo4j_settings(spec: PipelineSpec) -> Any:
+    from kg.store.neo4j import Neo4jSettings
+
+    target = spec.outputs.neo4j
+    assert target is not None
+    return Neo4jSettings.from_env(uri=target.uri, user=target.user, database=target.database)
+
+
 #: The stages of every run, in order; each returns the items it handled (None: skipped).
 STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
     ("read", read_stage),
@@ -578,6 +612,7 @@ STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
     ("store", store_stage),
     ("visualise", visualise_stage),
     ("report", report_stage),
+    ("neo4j", neo4j_stage),
 ]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from kg.config import option_value, resolve_n_process
@@ -101,6 +101,24 @@ class UpdateSettings(_Section):
     refresh: float = Field(0.2, ge=0)
 
 
+class Neo4jOutput(_Section):
+    """A Neo4j the run loads as its last stage; the password comes from ``NEO4J_PASSWORD`` only."""
+
+    uri: str
+    #: None: ``NEO4J_USER``, else neo4j
+    user: str | None = None
+    database: str | None = None
+    batch_size: int = Field(10_000, gt=0)
+    workers: int = Field(2, ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_password(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "password" in data:
+            raise ValueError("no password here: kg reads it from NEO4J_PASSWORD only")
+        return data
+
+
 class Outputs(_Section):
     """Where a run writes: only the outputs named here are written (a key left out skips its output)."""
 
@@ -112,6 +130,7 @@ class Outputs(_Section):
     report: Path | None = None
     report_html: Path | None = None
     report_md: Path | None = None
+    neo4j: Neo4jOutput | None = None
 
     @field_validator("*", mode="before")
     @classmethod

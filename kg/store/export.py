@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +77,54 @@ def admin_import_args(folder: Path, database: str = "neo4j") -> list[str]:
     args = shlex.split((folder / "import.sh").read_text(encoding="utf-8").splitlines()[-1])[1:-1]
     return [a.replace("--nodes=", f"--nodes={folder}/").replace("--relationships=", f"--relationships={folder}/")
             for a in args] + [database]  # fmt: skip
+
+
+#: Where ``tools/neo4j`` fetches the Neo4j jars (``make neo4j``), in a checkout of kg.
+TOOLS = Path(__file__).resolve().parents[2] / "tools" / "neo4j"
+
+
+def neo4j_admin_command() -> list[str]:
+    """How to run ``neo4j-admin``: the one on ``PATH``, else the jars ``tools/neo4j`` fetched."""
+    from kg.errors import StoreError
+
+    if found := shutil.which("neo4j-admin"):
+        return [found]
+    jars = TOOLS / "lib"
+    if not any(jars.glob("neo4j-*.jar")):
+        raise StoreError("neo4j-admin not found: put Neo4j's bin/ on PATH, or fetch the jars with `make neo4j`")
+    lines = (TOOLS / "jvm.flags").read_text(encoding="utf-8").splitlines()
+    flags = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    java = str(Path(os.environ["JAVA_HOME"]) / "bin" / "java") if os.environ.get("JAVA_HOME") else "java"
+    return [java, *flags, "-cp", f"{jars}/*", "org.neo4j.cli.AdminTool"]
+
+
+def admin_import(folder: Path, *, home: Path | None, database: str = "neo4j") -> str:
+    """``neo4j-admin database import full`` of ``folder`` (from :func:`write_neo4j_admin`) into ``database``.
+
+    Replaces that database; Neo4j must be stopped. ``home`` is the Neo4j home to import into (the
+    ``--data`` folder of ``tools/neo4j/start.sh``); None: the home of the ``neo4j-admin`` on ``PATH``.
+    Returns neo4j-admin's summary line.
+    """
+    from kg.errors import StoreError
+
+    command = neo4j_admin_command()
+    env = dict(os.environ)
+    if home is not None:
+        (home / "conf").mkdir(parents=True, exist_ok=True)  # neo4j-admin needs a conf folder, even empty
+        env["NEO4J_HOME"] = str(home.resolve())
+    elif len(command) > 1:
+        raise StoreError("importing with the jars of tools/neo4j needs the Neo4j home to import into (--home)")
+    report = folder / "import.report"
+    done = subprocess.run([*command, *admin_import_args(folder, database), f"--report-file={report}"],
+                          env=env, capture_output=True, text=True)  # fmt: skip
+    lines = [ln.strip() for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
+    if done.returncode != 0:
+        why = next((ln for ln in reversed(lines) if "rror" in ln or "ailed" in ln), lines[-1] if lines else "")
+        raise StoreError(f"neo4j-admin import into {home or 'its home'} failed (is Neo4j stopped?): {why}")
+    # "Imported:" is followed by one line per count: "4039 nodes", "6884 relationships", ...
+    at = next((i for i, ln in enumerate(lines) if ln.startswith("Imported")), len(lines))
+    counts = [ln for ln in lines[at + 1 : at + 4] if re.fullmatch(r"\d+ \w+", ln)]
+    return "imported " + ", ".join(counts) if counts else (lines[-1] if lines else "imported")
 
 
 def _cells(row: dict[str, Any], props: list[tuple[str, str]], skip: int = 1) -> list[Any]:

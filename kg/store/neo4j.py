@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +28,14 @@ import networkx as nx
 from kg.errors import StoreError
 from kg.store import cypher, readonly
 from kg.store.embedded import QueryResult
-from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
+from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES, graph_from_queries, node_rows
 
 log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
-DEFAULT_BATCH = 5000
+DEFAULT_BATCH = 10_000
+#: Sessions writing relationship batches at once.
+DEFAULT_WORKERS = 2
 #: The URI schemes of the Neo4j driver: plain, TLS (+s) and TLS with any certificate (+ssc).
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -87,13 +91,23 @@ def _driver(settings: Neo4jSettings) -> Any:
 
     # The driver logs each failed connection attempt; kg reports the outcome as one StoreError.
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)
-
+    if not settings.password:
+        raise StoreError(f"no password for Neo4j at {settings.uri}: set NEO4J_PASSWORD (kg reads it from there only)")
     try:
         driver = neo4j.GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password))
         driver.verify_connectivity()
+    except neo4j.exceptions.AuthError as exc:
+        raise StoreError(
+            f"Neo4j at {settings.uri} refused user {settings.user}: wrong password? (NEO4J_PASSWORD; {_message(exc)})"
+        ) from exc
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, ValueError) as exc:
         raise StoreError(f"cannot connect to Neo4j at {settings.uri} as {settings.user}: {_message(exc)}") from exc
     return driver
+
+
+def check_neo4j(settings: Neo4jSettings) -> None:
+    """Connect and log in once; a :class:`StoreError` in one line says why not."""
+    _driver(settings).close()
 
 
 def _message(exc: Exception) -> str:
@@ -113,58 +127,99 @@ def redact(uri: str) -> str:
     return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
 
 
-def _batches(rows: list[Any], size: int) -> Iterator[list[Any]]:
-    for i in range(0, len(rows), size):
-        yield rows[i : i + size]
+def _chunks(n: int, size: int) -> Iterator[slice]:
+    for i in range(0, n, size):
+        yield slice(i, i + size)
+
+
+Columns = dict[str, list[Any]]
+
+
+def node_columns(G: nx.DiGraph, label: str) -> Columns:
+    """One list per property of a node table (the rows of :func:`~kg.store.schema.node_rows`, turned)."""
+    names = [p for p, _ in NODE_TABLES[label]]
+    cols: Columns = {p: [] for p in names}
+    for row in node_rows(G, label):
+        for p in names:
+            cols[p].append(row[p])
+    return cols
+
+
+def rel_columns(G: nx.DiGraph) -> dict[str, Columns]:
+    """Per relationship type: ``from``, ``to`` and one list per property, in one pass over the edges."""
+    key = {label: props[0][0] for label, props in NODE_TABLES.items()}
+    out: dict[str, Columns] = {rel: {"from": [], "to": [], **{p: [] for p, _ in props}}
+                               for rel, (_, _, props) in REL_TABLES.items()}  # fmt: skip
+    attrs = {rel: [(p, EDGE_ATTR.get(p, p)) for p, _ in props] for rel, (_, _, props) in REL_TABLES.items()}
+    nodes = G.nodes
+    for u, v, data in G.edges(data=True):
+        rel = data.get("rel")
+        if rel not in out:
+            continue
+        src, dst, _ = REL_TABLES[rel]
+        cols = out[rel]
+        cols["from"].append(nodes[u][key[src]])
+        cols["to"].append(nodes[v][key[dst]])
+        for p, attr in attrs[rel]:
+            cols[p].append(data.get(attr))
+    return out
+
+
+def _take(cols: Columns, keep: list[int]) -> Columns:
+    return {k: [v[i] for i in keep] for k, v in cols.items()}
 
 
 def write_neo4j(
-    G: nx.DiGraph, settings: Neo4jSettings, *, batch_size: int = DEFAULT_BATCH, seconds: dict[str, float] | None = None
+    G: nx.DiGraph,
+    settings: Neo4jSettings,
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    workers: int = DEFAULT_WORKERS,
+    seconds: dict[str, float] | None = None,
 ) -> dict[str, int]:
     """Make the Neo4j database hold exactly ``G``; returns rows written per label/type.
 
-    ``seconds``, if given, receives the time spent writing each label/type.
+    Nodes are MERGEd on their keys (CREATEd if new) and give back their element ids; a
+    relationship with an end the database did not hold before this load cannot exist yet and is
+    CREATEd, one between two nodes that were there is MERGEd (a load that was interrupted, or a
+    reload). Relationship
+    batches go to ``workers`` sessions at once. At the end the counts of every label and type are
+    checked against ``G``. ``seconds``, if given, receives the time spent writing each label/type.
     """
     import neo4j
 
     counts: dict[str, int] = {}
     seconds = {} if seconds is None else seconds
-    keys = {label: [d[props[0][0]] for _, d in G.nodes(data=True) if d.get("kind") == label]
-            for label, props in NODE_TABLES.items()}  # fmt: skip
     driver = _driver(settings)
     try:
         with driver.session(database=settings.database) as session:
             for stmt in cypher.NEO4J_CONSTRAINTS:
                 session.run(stmt).consume()
+            before = {label: dict(session.run(cypher.neo4j_node_keys(label)).values()) for label in NODE_TABLES}
+            ids: dict[str, dict[str, str]] = {}
+            for label in NODE_TABLES:
+                t0 = time.perf_counter()
+                cols = node_columns(G, label)
+                ids[label] = _write_nodes(session, label, cols, before[label], batch_size)
+                seconds[label] = time.perf_counter() - t0
+                counts[label] = len(ids[label])
+                log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
+            with _Writers(driver, settings.database, workers) as writers:
+                for rel, cols in rel_columns(G).items():
+                    t0 = time.perf_counter()
+                    _write_rels(writers, rel, cols, ids, before, batch_size)
+                    seconds[rel] = time.perf_counter() - t0
+                    counts[rel] = len(cols["from"])
+                    log.info("neo4j: %d relationships of %s in %.1f s", counts[rel], rel, seconds[rel])
 
             def run(query: str, **params: Any) -> None:
                 session.execute_write(lambda tx: tx.run(query, **params).consume())
 
-            def write(table: str, query: str, rows: list[dict[str, Any]]) -> None:
-                t0 = time.perf_counter()
-                for batch in _batches(rows, batch_size):
-                    run(query, rows=batch)
-                seconds[table] = time.perf_counter() - t0
-                counts[table] = len(rows)
-                log.info("neo4j: %d rows of %s", len(rows), table)
-
-            before = {label: {r["key"] for r in session.run(cypher.neo4j_node_keys(label))} for label in NODE_TABLES}
             for label in NODE_TABLES:
-                write(label, cypher.neo4j_merge_nodes(label), list(node_rows(G, label)))
-            for rel, (src, _, _) in REL_TABLES.items():
-                rows = list(rel_rows(G, rel))
-                write(rel, cypher.neo4j_merge_rels(rel), rows)
-                # Only nodes that were there before can have edges the graph no longer has.
-                keep: dict[str, list[str]] = defaultdict(list)
-                for row in rows:
-                    keep[row["from"]].append(row["to"])
-                stale = [{"key": k, "keep": keep.get(k, [])} for k in keys[src] if k in before[src]]
-                for batch in _batches(stale, batch_size):
-                    run(cypher.neo4j_delete_stale_rels(rel), rows=batch)
-            for label in NODE_TABLES:
-                gone = sorted(before[label] - set(keys[label]))
-                for batch in _batches(gone, batch_size):
-                    run(cypher.neo4j_delete_nodes(label), keys=batch)
+                gone = sorted(set(before[label]) - set(ids[label]))
+                for part in _chunks(len(gone), batch_size):
+                    run(cypher.neo4j_delete_nodes(label), keys=gone[part])
+            held = {name: session.run(cypher.neo4j_count(name)).single(strict=True)[0] for name in counts}
     except neo4j.exceptions.Neo4jError as exc:
         raise StoreError(f"Neo4j load failed: {_message(exc)}") from exc
     except neo4j.exceptions.DriverError as exc:
@@ -173,7 +228,109 @@ def write_neo4j(
         ) from exc
     finally:
         driver.close()
+    wrong = {name: (held[name], n) for name, n in counts.items() if held[name] != n}
+    if wrong:
+        what = ", ".join(f"{name} {got} (expected {n})" for name, (got, n) in wrong.items())
+        raise StoreError(f"Neo4j at {settings.uri} holds {what} after the load: was it written to meanwhile?")
     return counts
+
+
+def _write_nodes(session: Any, label: str, cols: Columns, before: dict[str, str], batch_size: int) -> dict[str, str]:
+    """Write the nodes in batches: MERGE those the database held, CREATE the others; key -> element id.
+
+    (CREATE skips MERGE's locked index lookup; the key constraint still refuses a second node.)
+    """
+    key = NODE_TABLES[label][0][0]
+    held: list[int] = []
+    new: list[int] = []
+    for i, k in enumerate(cols[key]):
+        (held if k in before else new).append(i)
+    ids: dict[str, str] = {}
+    for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
+        taken = _take(cols, rows)
+        for part in _chunks(len(rows), batch_size):
+            batch = {p: v[part] for p, v in taken.items()}
+            ids.update(session.execute_write(lambda tx, q=query, b=batch: tx.run(q, **b).values()))
+    return ids
+
+
+class _Writers:
+    """``workers`` threads, each with its own session (a session is not thread-safe), running write batches."""
+
+    def __init__(self, driver: Any, database: str | None, workers: int) -> None:
+        self._driver, self._database, self.workers = driver, database, workers
+        self._pool = ThreadPoolExecutor(max_workers=workers)
+        self._local = threading.local()
+        self._sessions: list[Any] = []
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> _Writers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        for session in self._sessions:
+            session.close()
+
+    def _run(self, query: str, params: dict[str, Any]) -> None:
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = self._driver.session(database=self._database)
+            with self._lock:
+                self._sessions.append(session)
+        session.execute_write(lambda tx: tx.run(query, **params).consume())
+
+    def all(self, parts: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Run every (query, parameters) part, a few ahead of the slowest; stop at the first failure."""
+        pending: deque[Future[None]] = deque()
+        try:
+            for query, params in parts:
+                pending.append(self._pool.submit(self._run, query, params))
+                if len(pending) >= 2 * self.workers:
+                    pending.popleft().result()
+            while pending:
+                pending.popleft().result()
+        finally:
+            for future in pending:  # after a failure: what has not started yet never will
+                future.cancel()
+
+
+def _write_rels(
+    writers: _Writers,
+    rel: str,
+    cols: Columns,
+    ids: dict[str, dict[str, str]],
+    before: dict[str, dict[str, str]],
+    batch_size: int,
+) -> None:
+    """Write one relationship type, then delete the edges of that type the graph no longer has."""
+    src, dst, _ = REL_TABLES[rel]
+    merge, create = cypher.neo4j_merge_rels(rel), cypher.neo4j_create_rels(rel)
+    old_src, old_dst = before[src], before[dst]
+    pairs = list(zip(cols["from"], cols["to"], strict=True))
+    both_old: list[int] = []
+    fresh: list[int] = []
+    for i, (f, t) in enumerate(pairs):
+        (both_old if f in old_src and t in old_dst else fresh).append(i)
+
+    def parts() -> Iterator[tuple[str, dict[str, Any]]]:
+        for query, rows in ((merge, both_old), (create, fresh)):
+            taken = _take(cols, rows)
+            a = [ids[src][k] for k in taken.pop("from")]
+            b = [ids[dst][k] for k in taken.pop("to")]
+            for part in _chunks(len(a), batch_size):
+                yield query, {"a": a[part], "b": b[part], **{p: v[part] for p, v in taken.items()}}
+
+    writers.all(parts())
+    # Only nodes that were there before can have edges the graph no longer has.
+    keep: dict[str, list[str]] = defaultdict(list)
+    for f, t in pairs:
+        keep[f].append(t)
+    stale = [(old_src[k], keep.get(k, [])) for k in ids[src] if k in old_src]
+    writers.all(
+        (cypher.neo4j_delete_stale_rels(rel), {"a": [a for a, _ in stale[part]], "keep": [k for _, k in stale[part]]})
+        for part in _chunks(len(stale), batch_size)
+    )  # fmt: skip
 
 
 def query_neo4j(

@@ -82,10 +82,12 @@ class Server:
     """tools/neo4j/start.sh, as tests/conftest.py starts it; stopped by closing its stdin."""
 
     def __init__(self, data: Path | None = None) -> None:
-        args = [str(ROOT / "tools" / "neo4j" / "start.sh"), "--port", "0", "--password", PASSWORD]
+        # the password through the environment, never the command line (tools/neo4j/README.md)
+        args = [str(ROOT / "tools" / "neo4j" / "start.sh"), "--port", "0"]
         args += ["--data", str(data)] if data else []
+        env = {**os.environ, "NEO4J_PASSWORD": PASSWORD}
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True)  # fmt: skip
+                                     text=True, env=env)  # fmt: skip
         line = self.proc.stdout.readline()  # type: ignore[union-attr]
         if not line.startswith("BOLT "):
             raise SystemExit("Neo4j did not start (tools/neo4j/start.sh)")

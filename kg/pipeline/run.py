@@ -587,7 +587,8 @@ def neo4j_stage(run: _Run) -> int | None:
         return None
     settings = _neo4j_settings(run.spec)
     store = run.spec.outputs.store
-    G = read_embedded(store) if run.update and store else run.G
+    # the run's new store, complete but not moved in yet (kg.outputs.Staging)
+    G = read_embedded(run.staged.path(store)) if run.update and store else run.G
     counts = write_neo4j(G, settings, batch_size=target.batch_size, workers=target.workers)
     run.report.outputs["neo4j"] = f"{settings.uri} ({settings.database or 'default database'})"
     return sum(counts.values())

@@ -67,7 +67,7 @@ def write_report(
     >>> out = Path(tempfile.mkdtemp())
     >>> r = write_report(G, analyse(G), None, out / "report.html", out / "report.md", links={"Graph": "graph.html"})
     >>> r.charts, "<td>&lt;ACL&gt;</td>" in r.html.read_text(), "| &lt;ACL&gt; | 1 |" in r.markdown.read_text()
-    (1, True, True)
+    (0, True, True)
     """
     context = build_context(G, analytics, run_report, links=links)
     html_path = Path(html_path) if html_path else None

@@ -127,17 +127,23 @@ def _brute_force_links(B, *, top_k=20, **settings):
     return edges
 
 
+def _random_graph(rng, *, concepts: int):
+    """40 papers of up to 6 of ``concepts`` concepts, random saliences, 3 concepts generic: (spec, graph)."""
+    spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(concepts)], rng.randint(0, 6)) for i in range(40)}
+    B = _graph(spec)
+    for _, _, d in B.edges(data=True):
+        d["salience"] = rng.choice([0.1, 0.25, 0.5, 1.0])
+    for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 3):
+        B.nodes[c]["generic"] = True
+    return spec, B
+
+
 def test_link_papers_equals_brute_force_on_random_graphs():
     import random
 
     rng = random.Random(3)
     for trial in range(20):
-        spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(30)], rng.randint(0, 6)) for i in range(40)}
-        B = _graph(spec)
-        for _, _, d in B.edges(data=True):
-            d["salience"] = rng.choice([0.1, 0.25, 0.5, 1.0])
-        for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 3):
-            B.nodes[c]["generic"] = True
+        _, B = _random_graph(rng, concepts=30)
         kw = {"max_df": rng.choice([0.1, 0.3, 1.0]), "top_k": rng.choice([1, 3, 20]), "min_shared": rng.choice([1, 2])}
         P = link_papers(B, **kw)
         got = {tuple(sorted((u, v))): (d["weight"], d["n_shared"], d["shared"]) for u, v, d in P.edges(data=True)}
@@ -172,12 +178,7 @@ def test_link_index_adds_papers_as_the_brute_force_update(tmp_path):
 
     rng = random.Random(5)
     for trial in range(20):
-        spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(25)], rng.randint(0, 6)) for i in range(40)}
-        B = _graph(spec)
-        for _, _, d in B.edges(data=True):
-            d["salience"] = rng.choice([0.1, 0.25, 0.5, 1.0])
-        for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 3):
-            B.nodes[c]["generic"] = True
+        spec, B = _random_graph(rng, concepts=25)
         kw = {"max_df": rng.choice([0.2, 1.0]), "top_k": rng.choice([1, 3, 5]), "min_shared": rng.choice([1, 2])}
         # new papers get ids among the old ones', so rows are not in id order
         new = set(rng.sample(sorted(spec), 10))

@@ -14,15 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build_graph, knowledge_graph
 from kg.cli import main
 from kg.errors import StoreError
-from kg.link import cooccurrence, link_papers
-from kg.records import Extraction, Mention, Paper
 from kg.store import write_embedded
 from kg.store.neo4j import Neo4jSettings, query_neo4j, write_neo4j
 from kg.store.readonly import QueryRefused, check_neo4j_plan
 from tests.conftest import NEO4J_PASSWORD, NEO4J_PROCESS, ROOT
+from tests.test_readonly import small_graph
 
 #: File, URL, procedure, admin and write statements; {port} is a local web server's.
 REFUSED = [
@@ -74,17 +72,6 @@ REFUSED = [
 ]
 
 LONG = "UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 100 RETURN count(*)"
-
-
-def _graph():
-    text = "We use BERT for parsing of Korean."
-    papers = [Paper(f"p{i}", f"Paper {i}", text, 2020 + i) for i in range(3)]
-    mentions = [
-        Mention("BERT", "Method", 7, 11, text, "uses", "bert"),
-        Mention("parsing of Korean", "Problem", 16, 33, text, "addresses", "parsing of korean"),
-    ]
-    B = build_graph(papers, [Extraction(p.id, mentions) for p in papers])
-    return knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
 
 
 def _kg(monkeypatch, capsys, settings: Neo4jSettings, *args: str) -> tuple[int, str, str]:
@@ -147,7 +134,7 @@ def _state(settings: Neo4jSettings) -> tuple:
 
 
 def test_kg_query_neo4j_refuses_every_file_admin_and_write_statement(neo4j, monkeypatch, capsys):
-    write_neo4j(_graph(), neo4j)
+    write_neo4j(small_graph(), neo4j)
     before = _state(neo4j)
     with _Web() as web:
         for statement in REFUSED:
@@ -264,7 +251,7 @@ def test_the_password_is_in_no_process_list_log_or_message(neo4j, tmp_path, monk
         assert NEO4J_PASSWORD not in log.read_text(encoding="utf-8", errors="replace"), log
 
     db = tmp_path / "kg.lbug"
-    write_embedded(_graph(), db)
+    write_embedded(small_graph(), db)
     outputs = [
         _kg(monkeypatch, capsys, neo4j, "load", "--db", str(db)),
         _kg(monkeypatch, capsys, neo4j, "query", "--neo4j", "MATCH (n) RETURN count(n)", "--format", "json"),

@@ -87,9 +87,8 @@ READS = [
 ]
 
 
-@pytest.fixture
-def store(tmp_path):
-    """A small store, a folder to run in beside it, and a file with a secret line."""
+def small_graph():
+    """Three papers that use BERT for parsing of Korean: papers, concepts, links, co-occurrence."""
     text = "We use BERT for parsing of Korean."
     papers = [Paper(f"p{i}", f"Paper {i}", text, 2020 + i) for i in range(3)]
     mentions = [
@@ -97,8 +96,14 @@ def store(tmp_path):
         Mention("parsing of Korean", "Problem", 16, 33, text, "addresses", "parsing of korean"),
     ]
     B = build_graph(papers, [Extraction(p.id, mentions) for p in papers])
+    return knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B))
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A small store, a folder to run in beside it, and a file with a secret line."""
     db = tmp_path / "store" / "kg.lbug"
-    write_embedded(knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B)), db)
+    write_embedded(small_graph(), db)
     secret = tmp_path / "secret.csv"
     secret.write_text(SECRET + "\n", encoding="utf-8")
     (tmp_path / "run").mkdir()

@@ -121,10 +121,10 @@ def write_html(
     cards: dict[str, Any] = {}
     if mapped:
         ov = whole_map.kept(groups) if whole_map else overview(H, groups)
-        pos, centres, radius = grouped_layout(H, groups, seed=seed)
+        pos, centres, radius = grouped_layout(H, groups, seed=seed, score=score)
         summary, links, cards = _map(H, ov, names, centres, radius, score)
     else:
-        pos = layout(H, seed=seed)
+        pos = layout(H, seed=seed, score=score)
     order = sorted(H.nodes, key=lambda n: (-score[n], str(n)))
     rank = {n: i + len(summary) for i, n in enumerate(order)}
     centre = H.graph.get("centre")
@@ -214,7 +214,7 @@ def _map(
     most = max(ov.papers.values(), default=1) or 1
     big = max(radius.values())
     nodes, cards = [], {}
-    ranked = sorted(ov.members, key=lambda k: (-ov.papers.get(k, 0), k))
+    ranked = sorted(ov.members, key=lambda k: (k == NONE, -ov.papers.get(k, 0), k))  # the rest labelled last
     for rank, k in enumerate(ranked):
         members = ov.members[k]
         papers = ov.papers.get(k, 0)

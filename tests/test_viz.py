@@ -239,6 +239,7 @@ def test_a_map_of_a_view_too_big_to_draw_is_the_map_of_the_whole_view(sample_run
         page, log = open_page(browser, result.path)
         summary = page.evaluate("kgNodes.get({filter: n => n.summary}).map(n => [n.community, n.name, n.title])")
         kept = page.evaluate("kgNodes.get({filter: n => !n.summary}).map(n => n.id)")
+        assert page.locator("#map-note").inner_text().startswith(f"{H.number_of_nodes()} nodes are too many")
         assert {k for k, *_ in summary} - {None} == {groups[n] for n in kept} - {-1}
         for k, name, title in summary:
             k = -1 if k is None else k

@@ -154,6 +154,7 @@ def write_html(
         total=H.number_of_nodes() + omitted,
         centre=centre,
         mapped=_map_note(kinds) if mapped else None,
+        mapped_nodes=whole if whole_map else H.number_of_nodes(),  # what the circles count
         note=H.graph.get("note"),
         empty=empty,
     )

@@ -7,15 +7,21 @@ Chromium. "Interactive" is the time from navigation to the first full drawing, a
 page answers a script call. Then the map (kg.viz.overview): the graph page of the 2,000-abstract
 arXiv sample of ../shared/data/arxiv-ml, analysed, which opens as its communities; "open_s" is
 the time to open its largest community in place and draw it. Prints one JSON line.
-Run: .venv/bin/python bench/viz.py (KG_BENCH_VIZ=map for the map alone)
+With --store PATH the map is that of a stored, analysed graph instead (e.g. the full ACL corpus
+of pipelines/acl-full.toml), read as `kg viz graph --db PATH` reads it (kg.viz.stored): also the
+store read time and the peak memory, then the same page drawn from the whole graph read into
+memory, which must be byte for byte the same (KG_BENCH_WHOLE=0 skips that).
+Run: .venv/bin/python bench/viz.py [--store PATH] (KG_BENCH_VIZ=map for the map alone)
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import itertools
 import json
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -37,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "acl-anthology-abstracts.jsonl.gz"
 ARXIV = ROOT.parent / "shared" / "data" / "arxiv-ml" / "arxiv-ml-sample2k.jsonl"
 REPEATS = int(os.environ.get("KG_BENCH_REPEATS", "3"))
+MAX_NODES = 2000
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]  # fmt: skip
 
@@ -83,13 +90,51 @@ def _open(browser, path: Path) -> tuple[object, float]:
     return page, drawn + (time.perf_counter() - t1)
 
 
-def bench_map(browser, tmp: Path) -> dict[str, object]:
-    G, n_papers = arxiv_graph()
-    H = full_view(G)
+def stored_page(store: Path):
+    """What ``kg viz graph --db STORE`` reads for its page (kg.viz.stored): the view's kept part and how to draw it."""
+    from kg.store import reader
+    from kg.viz.stored import page_graph
+
+    with reader(store) as run:
+        pages = page_graph(lambda q, p: run(q, p).rows, max_nodes=MAX_NODES)
+        n_papers = run("MATCH (p:Paper) RETURN count(p)", {}).rows[0][0]
+    H, score, total = pages.views["graph"]
+    return H, {"G": pages.G, "score": score, "total": total}, n_papers
+
+
+def whole_graph_page(store: Path, page: Path, tmp: Path) -> dict[str, object]:
+    """The same page drawn from the whole graph read into memory (kg.store.read_embedded): time, memory, equal?"""
+    from kg.store import read_embedded
+
+    t0 = time.perf_counter()
+    G = read_embedded(store)
+    read_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    result = write_html(full_view(G), tmp / "whole.html", G=G, max_nodes=MAX_NODES)
+    return {
+        "read_s": round(read_s, 1),
+        "write_s": round(time.perf_counter() - t0, 1),
+        "same_page": result.path.read_bytes() == page.read_bytes(),
+        "peak_rss_mb": _peak_mb(),
+    }
+
+
+def _peak_mb() -> int:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def bench_map(browser, tmp: Path, store: Path | None = None) -> dict[str, object]:
+    t0 = time.perf_counter()
+    if store:
+        H, draw, n_papers = stored_page(store)
+    else:
+        G, n_papers = arxiv_graph()
+        H, draw = full_view(G), {"G": G}
+    read_s = time.perf_counter() - t0
     writes, ready, opens = [], [], []
     for _ in range(REPEATS):
         t0 = time.perf_counter()
-        result = write_html(H, tmp / "map.html", G=G, max_nodes=2000)
+        result = write_html(H, tmp / "map.html", max_nodes=MAX_NODES, **draw)
         writes.append(time.perf_counter() - t0)
         page, interactive = _open(browser, result.path)
         ready.append(interactive)
@@ -102,10 +147,10 @@ def bench_map(browser, tmp: Path) -> dict[str, object]:
         opens.append(time.perf_counter() - t1)
         opened = page.evaluate("kgNodes.get({filter: n => !n.hidden && !n.summary}).length")
         page.close()
-    return {
-        "corpus": "arxiv-ml-sample2k",
+    figures: dict[str, object] = {
+        "corpus": store.name if store else "arxiv-ml-sample2k",
         "papers": n_papers,
-        "view_nodes": H.number_of_nodes(),
+        "view_nodes": result.nodes + result.omitted_nodes,
         "shown_nodes": result.nodes,
         "communities": result.communities,
         "largest_community_nodes": opened,
@@ -114,9 +159,17 @@ def bench_map(browser, tmp: Path) -> dict[str, object]:
         "interactive_s": round(statistics.median(ready), 2),
         "open_s": round(statistics.median(opens), 2),
     }
+    if store:
+        figures |= {"store_read_s": round(read_s, 1), "peak_rss_mb": _peak_mb()}
+        if os.environ.get("KG_BENCH_WHOLE", "1") != "0":
+            figures["whole_graph"] = whole_graph_page(store, result.path, tmp)
+    return figures
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--store", type=Path, help="the map of this stored graph (default: the 2,000 arXiv abstracts)")
+    args = ap.parse_args()
     only = os.environ.get("KG_BENCH_VIZ", "")
     figures: dict[str, object] = {"bench": "viz"}
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-viz-"))
@@ -125,7 +178,7 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=exe, args=FLAGS)
         if only != "map":
             figures.update(bench_nodes(browser, tmp))
-        figures["map"] = bench_map(browser, tmp)
+        figures["map"] = bench_map(browser, tmp, args.store)
         print("map", figures["map"], file=sys.stderr)
         browser.close()
     shutil.rmtree(tmp)

@@ -174,10 +174,12 @@ def test_pages_read_from_neo4j_equal_those_read_from_the_embedded_store(neo4j, s
     with reader(out / "kg.lbug") as run:
         embedded = page_graph(lambda q, p: run(q, p).rows, max_nodes=300, views=["graph", "concepts"])
     served = page_graph(lambda q, p: query_neo4j(neo4j, q, p).rows, max_nodes=300, views=["graph", "concepts"])
-    for view in ("graph", "concepts"):
+    # (overview_above=100: the capped graph page opens as the map of the whole view, kg.viz.overview.WholeMap)
+    for view, above in (("graph", 1000), ("graph", 100), ("concepts", 1000)):
         pages = []
         for name, pg in (("embedded", embedded), ("neo4j", served)):
             H, score, total = pg.views[view]
             pages.append(write_html(H, tmp_path / f"{name}-{view}.html", G=pg.G, max_nodes=300, score=score,
-                                    total=total).path.read_text(encoding="utf-8"))  # fmt: skip
+                                    total=total, overview_above=above).path.read_text(encoding="utf-8"))  # fmt: skip
         assert pages[0] == pages[1], view
+        assert ('<p id="map-note">' in pages[0]) == (above == 100), view

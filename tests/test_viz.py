@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import networkx as nx
 import pytest
@@ -208,6 +209,53 @@ def test_a_page_read_from_the_store_equals_one_drawn_from_the_whole_graph(sample
     whole = write_html(draw(sample_graph), tmp_path / "whole.html", G=sample_graph, title=f"kg: {view} view",
                        colour_by=colour, max_nodes=cap)  # fmt: skip
     assert page.read_text(encoding="utf-8") == whole.path.read_text(encoding="utf-8")
+
+
+def test_a_map_of_a_view_too_big_to_draw_is_the_map_of_the_whole_view(sample_run, sample_graph, tmp_path, browser):
+    """A page that keeps 300 of the view's nodes and opens as a map maps all the view's papers and concepts
+    (not only the kept ones), whether drawn from the whole graph or read from the store (kg.viz.stored)."""
+    from kg.store import reader
+    from kg.viz.overview import coarsen, paper_groups
+    from kg.viz.stored import page_graph
+
+    out, _ = sample_run
+    H = full_view(sample_graph)
+    cap, above = 300, 100
+    assert H.number_of_nodes() > cap > above
+    pages = [write_html(H, tmp_path / "whole.html", G=sample_graph, max_nodes=cap, overview_above=above)]
+    with reader(out / "kg.lbug") as run:
+        read = page_graph(lambda q, p: run(q, p).rows, max_nodes=cap)
+    S, score, total = read.views["graph"]
+    pages.append(write_html(S, tmp_path / "stored.html", G=read.G, max_nodes=cap, score=score, total=total,
+                            overview_above=above))  # fmt: skip
+    # what the map should say: the communities of the whole view, each concept in its papers' commonest
+    groups = coarsen(H, paper_groups(H))
+    papers = Counter(k for n, k in groups.items() if H.nodes[n]["kind"] == "Paper")
+    sizes = Counter(groups.values())
+    names = H.graph["communities"]["Paper"]
+    maps = []
+    for result in pages:
+        assert (result.nodes, result.omitted_nodes) == (cap, H.number_of_nodes() - cap)
+        page, log = open_page(browser, result.path)
+        summary = page.evaluate("kgNodes.get({filter: n => n.summary}).map(n => [n.community, n.name, n.title])")
+        kept = page.evaluate("kgNodes.get({filter: n => !n.summary}).map(n => n.id)")
+        assert page.locator("#map-note").inner_text().startswith(f"{H.number_of_nodes()} nodes are too many")
+        assert {k for k, *_ in summary} - {None} == {groups[n] for n in kept} - {-1}
+        for k, name, title in summary:
+            k = -1 if k is None else k
+            assert name == (names[k] if k >= 0 else "small communities, or none")
+            assert title == f"{name}\n{papers[k]} papers, {sizes[k] - papers[k]} concepts · double-click: open"
+        # the largest community opens in place: its kept papers and concepts drawn, the others still circles
+        biggest = max((k for k, *_ in summary if k is not None), key=lambda k: (papers[k], -k))
+        page.evaluate(f"void kgNetwork.body.emitter.emit('doubleClick', {{nodes: ['community:{biggest}'], edges: []}})")
+        opened = page.evaluate("kgNodes.get({filter: n => !n.hidden && !n.summary}).map(n => n.id)")
+        assert sorted(opened) == sorted(n for n in kept if groups[n] == biggest) and opened
+        assert page.evaluate("kgNodes.get({filter: n => n.summary && !n.hidden}).length") == len(summary) - 1
+        assert log.errors == [] and log.requests == []
+        maps.append(sorted(summary, key=str))
+        page.close()
+    assert len(maps[0]) > 5 and maps[0] == maps[1]
+    assert pages[0].path.read_text(encoding="utf-8") == pages[1].path.read_text(encoding="utf-8")
 
 
 def test_concept_panel_lists_what_abstracts_state(sample_graph, browser, tmp_path):

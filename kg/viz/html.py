@@ -23,7 +23,7 @@ from pyvis.network import Network
 
 from kg.outputs import write_text
 from kg.viz.layout import grouped_layout, layout
-from kg.viz.overview import NONE, OVERVIEW_NODES, Overview, coarsen, overview, paper_groups
+from kg.viz.overview import NONE, OVERVIEW_NODES, Overview, coarsen, map_of_view, overview, paper_groups
 
 TYPE_COLOURS = {
     "Paper": "#8c96a3",
@@ -84,6 +84,10 @@ def write_html(
     G = G if G is not None else nx.DiGraph(H)
     importance = dict(score) if score is not None else _importance(H, size_by)
     whole = total if total is not None else H.number_of_nodes()
+    whole_map = None
+    if whole > max_nodes > overview_above and "centre" not in H.graph:
+        # the kept part opens as a map: the map of all the view's papers, not only of those kept
+        whole_map = H.graph["map"] if "map" in H.graph else map_of_view(H)
     if H.number_of_nodes() > max_nodes:
         keep = sorted(H.nodes, key=lambda n: (-importance[n], str(n)))[:max_nodes]
         H = H.subgraph(keep)
@@ -100,10 +104,14 @@ def write_html(
         kind = "Paper" if kinds == {"Paper"} else "Concept"
         groups = {n: c if isinstance(c := d.get("community"), int) and c >= 0 else NONE for n, d in
                   H.nodes(data=True)}  # fmt: skip
+    if whole_map:
+        kind, groups = "Paper", {n: whole_map.group(n, d) for n, d in H.nodes(data=True)}
     names = labels.get(kind, {})
     # an ego view stays one drawing: it is about its centre
     mapped = H.number_of_nodes() > overview_above and "centre" not in H.graph
-    if mapped:
+    if whole_map:
+        mapped = len(set(groups.values()) - {NONE}) > 1
+    elif mapped:
         coarse = coarsen(H, groups)
         mapped = len(set(coarse.values()) - {NONE}) > 1
         groups = coarse if mapped else groups
@@ -112,11 +120,11 @@ def write_html(
     links: list[dict[str, Any]] = []
     cards: dict[str, Any] = {}
     if mapped:
-        ov = overview(H, groups)
-        pos, centres, radius = grouped_layout(H, groups, seed=seed)
+        ov = whole_map.kept(groups) if whole_map else overview(H, groups)
+        pos, centres, radius = grouped_layout(H, groups, seed=seed, score=score)
         summary, links, cards = _map(H, ov, names, centres, radius, score)
     else:
-        pos = layout(H, seed=seed)
+        pos = layout(H, seed=seed, score=score)
     order = sorted(H.nodes, key=lambda n: (-score[n], str(n)))
     rank = {n: i + len(summary) for i, n in enumerate(order)}
     centre = H.graph.get("centre")
@@ -146,6 +154,7 @@ def write_html(
         total=H.number_of_nodes() + omitted,
         centre=centre,
         mapped=_map_note(kinds) if mapped else None,
+        mapped_nodes=whole if whole_map else H.number_of_nodes(),  # what the circles count
         note=H.graph.get("note"),
         empty=empty,
     )
@@ -206,23 +215,24 @@ def _map(
     most = max(ov.papers.values(), default=1) or 1
     big = max(radius.values())
     nodes, cards = [], {}
-    ranked = sorted(ov.members, key=lambda k: (-ov.papers.get(k, 0), k))
+    ranked = sorted(ov.members, key=lambda k: (k == NONE, -ov.papers.get(k, 0), k))  # the rest labelled last
     for rank, k in enumerate(ranked):
         members = ov.members[k]
         papers = ov.papers.get(k, 0)
+        concepts = ov.sizes.get(k, len(members)) - papers
         name = (names.get(k) or "unnamed") if k != NONE else "small communities, or none"
         nid = f"community:{k}"
         size = round(min(radius[k] * 0.8, 0.45 * big * math.sqrt(max(papers, 1) / most)), 1)
         colour = COMMUNITY_COLOURS[k] if 0 <= k < len(COMMUNITY_COLOURS) else OTHER
         nodes.append({
             "id": nid, "name": name, "kind": "Community", "summary": True, "community": None if k == NONE else k,
-            "year": None, "title": f"{name}\n{papers} papers, {len(members) - papers} concepts · double-click: open",
+            "year": None, "title": f"{name}\n{papers} papers, {concepts} concepts · double-click: open",
             "color": colour, "size": max(size, 12.0), "x": centres[k][0], "y": centres[k][1], "shape": "dot",
             "rank": rank,
         })  # fmt: skip
         best = sorted(members, key=lambda n: (-score[n], str(n)))
         cards[nid] = {
-            "kind": "Community", "name": name, "number": k, "papers": papers, "concepts": len(members) - papers,
+            "kind": "Community", "name": name, "number": k, "papers": papers, "concepts": concepts,
             "top_papers": [str(H.nodes[n].get("title") or n) for n in best if H.nodes[n].get("kind") == "Paper"][:8],
             "top_concepts": [str(H.nodes[n].get("name") or n) for n in best if H.nodes[n].get("kind") != "Paper"][:12],
         }  # fmt: skip
@@ -360,7 +370,7 @@ def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
          if e.get("rel") in STATED]
         + [(STATED[e["rel"]][1], G.nodes[u].get("name", u), e.get("sentence")) for u, e in G.pred[n].items()
            if e.get("rel") in STATED],
-        key=lambda t: (str(t[0]), str(t[1])),
+        key=lambda t: (str(t[0]), str(t[1]), str(t[2])),  # two concepts may share a name
     )  # fmt: skip
     return {"kind": "Concept", "name": d.get("name"), "type": d.get("type"), "key": d.get("key"),
             "aliases": d.get("aliases") or [], "paper_count": d.get("paper_count"),

@@ -8,30 +8,38 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import networkx as nx
 
 #: Leaves of one node beyond this many are laid out in a disc rather than a ring.
 RING = 60
+#: Nodes linked to no other are a disc of points about this far apart (a label's height and more).
+ALONE = 36.0
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 
 
-def layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
+def layout(H: nx.Graph, *, seed: int, score: Mapping[Any, float] | None = None) -> dict[Any, tuple[float, float]]:
     """Positions: each connected part laid out on its own, the parts packed in rows, largest first.
 
     Inside a part, a spring layout of the core and leaves ringed round their one neighbour:
     most concepts are mentioned by one paper, and springs for them cost most of the time
     (networkx's spring layout is quadratic in Python above 500 nodes) while showing nothing a
     ring does not. One spring layout of the whole graph would push small parts to the edges
-    and squeeze the main one.
+    and squeeze the main one. The nodes linked to none are one disc, the most important
+    (``score``) in the middle: a grid of them in name order says nothing.
     """
     parts = sorted(nx.connected_components(H), key=lambda c: (-len(c), min(map(str, c))))
     placed: dict[Any, tuple[float, float]] = {}
     if not parts:
         return placed
-    layouts = [_part_layout(induced(H, c), seed=seed) for c in parts]
+    alone = [n for c in parts if len(c) == 1 for n in c]
+    layouts = [_part_layout(induced(H, c), seed=seed) for c in parts if len(c) > 1]
+    if alone:
+        weight = score or {}
+        ranked = sorted(alone, key=lambda n: (-weight.get(n, 0.0), str(n)))
+        layouts.append({n: _sunflower(i, ALONE) for i, n in enumerate(ranked)})
     boxes = [_box(pos) for pos in layouts]
     row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
     x = y = row_height = 0.0
@@ -66,8 +74,6 @@ def _box(pos: dict[Any, tuple[float, float]]) -> tuple[float, float, float, floa
 
 
 def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
-    if H.number_of_nodes() == 1:
-        return {next(iter(H)): (0.0, 0.0)}
     leaves = {n for n in H if H.degree(n) == 1 and H.degree(next(iter(H[n]))) > 1}
     core = induced(H, (n for n in H if n not in leaves))
     scale = 70 * max(1.0, core.number_of_nodes() ** 0.5)
@@ -84,9 +90,15 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
                 pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
             continue
         for i, kid in enumerate(kids, start=RING // 3):  # a disc (sunflower): a ring of hundreds is a blur
-            radius, angle = 14 * math.sqrt(i), i * GOLDEN_ANGLE
-            pos[kid] = (px + radius * math.cos(angle), py + radius * math.sin(angle))
+            x, y = _sunflower(i, 14)
+            pos[kid] = (px + x, py + y)
     return pos
+
+
+def _sunflower(i: int, step: float) -> tuple[float, float]:
+    """The ``i``-th point of a disc filled evenly from its centre, about ``step`` apart."""
+    radius, angle = step * math.sqrt(i), i * GOLDEN_ANGLE
+    return radius * math.cos(angle), radius * math.sin(angle)
 
 
 def _spring(H: nx.Graph, *, seed: int, scale: float, weight: str | None = None) -> dict[Any, tuple[float, float]]:
@@ -117,7 +129,7 @@ def _spring(H: nx.Graph, *, seed: int, scale: float, weight: str | None = None) 
 
 
 def grouped_layout(
-    H: nx.Graph, groups: dict[Any, int], *, seed: int
+    H: nx.Graph, groups: dict[Any, int], *, seed: int, score: Mapping[Any, float] | None = None
 ) -> tuple[dict[Any, tuple[float, float]], dict[int, tuple[float, float]], dict[int, float]]:
     """Positions with each group (community) laid out on its own, in a disc, the discs apart.
 
@@ -131,7 +143,7 @@ def grouped_layout(
     local: dict[int, dict[Any, tuple[float, float]]] = {}
     radius: dict[int, float] = {}
     for g, nodes in sorted(members.items()):
-        pos = layout(induced(H, nodes), seed=seed)
+        pos = layout(induced(H, nodes), seed=seed, score=score)
         x0, y0, x1, y1 = _box(pos)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         local[g] = {n: (x - cx, y - cy) for n, (x, y) in pos.items()}

@@ -10,7 +10,7 @@ node stood.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,8 +62,14 @@ def coarsen(H: nx.Graph, groups: Mapping[Any, int]) -> dict[Any, int]:
     """
     papers = any(d.get("kind") == "Paper" for _, d in H.nodes(data=True))
     size = Counter(k for n, k in groups.items() if not papers or H.nodes[n].get("kind") == "Paper")
-    kept = {k for k in sorted(size, key=lambda k: (-size[k], k))[:MOST] if k != NONE and size[k] >= MIN_SIZE}
+    kept = _largest(size)
     return {n: k if k in kept else NONE for n, k in groups.items()}
+
+
+def _largest(size: Mapping[int, int]) -> set[int]:
+    """The communities a map draws: the :data:`MOST` largest of at least :data:`MIN_SIZE`."""
+    ranked = sorted((k for k in size if k != NONE), key=lambda k: (-size[k], k))
+    return {k for k in ranked[:MOST] if size[k] >= MIN_SIZE}
 
 
 @dataclass
@@ -76,6 +82,8 @@ class Overview:
     papers: dict[int, int]
     #: (a, b, weight), a < b: the links the map draws
     links: list[tuple[int, int, int]] = field(default_factory=list)
+    #: community number -> its members in the whole view, where ``members`` holds only those a page keeps
+    sizes: dict[int, int] = field(default_factory=dict)
 
 
 def overview(H: nx.Graph, groups: Mapping[Any, int]) -> Overview:
@@ -97,9 +105,120 @@ def overview(H: nx.Graph, groups: Mapping[Any, int]) -> Overview:
         a, b = groups[u], groups[v]
         if a != b and NONE not in (a, b):
             weight[(min(a, b), max(a, b))] += 1
+    return Overview(members=dict(sorted(members.items())), papers=dict(papers), links=_strongest(weight, members))
+
+
+def _strongest(weight: Mapping[tuple[int, int], int], communities: Iterable[int]) -> list[tuple[int, int, int]]:
+    """The links a map draws: each community's :data:`LINKS_PER_COMMUNITY` strongest, as (a, b, weight)."""
     strongest: set[tuple[int, int]] = set()
-    for k in members:
+    for k in communities:
         mine = sorted((pair for pair in weight if k in pair), key=lambda pair: (-weight[pair], pair))
         strongest.update(mine[:LINKS_PER_COMMUNITY])
-    links = [(a, b, weight[(a, b)]) for a, b in sorted(strongest)]
-    return Overview(members=dict(sorted(members.items())), papers=dict(papers), links=links)
+    return [(a, b, weight[(a, b)]) for a, b in sorted(strongest)]
+
+
+@dataclass(frozen=True)
+class WholeMap:
+    """The map of a whole view of papers and concepts, for a page that draws only its most important nodes.
+
+    Such a page keeps the most connected nodes of a large corpus, mostly concepts: the map it
+    opens as shows the communities, sizes and links of all the view's papers, not only of the
+    few kept beside them. Made from counts (:func:`whole_map`), which a store can give without
+    reading the graph (:mod:`kg.viz.stored`), or from the view itself (:func:`map_of_view`).
+    """
+
+    #: the communities of papers the map draws (:func:`coarsen`'s)
+    shown: frozenset[int]
+    #: concept node -> the commonest community of its papers (ties: the lower number), where the map draws it
+    concepts: dict[Any, int]
+    #: community (:data:`NONE` too) -> its papers in the whole view
+    papers: dict[int, int]
+    #: community (:data:`NONE` too) -> its papers and concepts in the whole view
+    sizes: dict[int, int]
+    #: (a, b, weight), a < b: papers of one mentioning concepts of the other, the links the map draws
+    links: list[tuple[int, int, int]]
+
+    def group(self, n: Any, d: Mapping[str, Any]) -> int:
+        """Node ``n``'s community on the map (attributes ``d``), :data:`NONE` if none is drawn."""
+        if d.get("kind") == "Paper":
+            k = d.get("community")
+            return k if k in self.shown else NONE
+        return self.concepts.get(n, NONE)
+
+    def kept(self, groups: Mapping[Any, int]) -> Overview:
+        """The map for the nodes a page keeps (``groups``: each one's community): the whole
+        communities that have a kept member, with their kept members."""
+        members: dict[int, list[Any]] = defaultdict(list)
+        for n in sorted(groups, key=str):
+            members[groups[n]].append(n)
+        return Overview(
+            members=dict(sorted(members.items())),
+            papers={k: self.papers.get(k, 0) for k in members},
+            links=[(a, b, w) for a, b, w in self.links if a in members and b in members],
+            sizes={k: self.sizes.get(k, 0) for k in members},
+        )
+
+
+def whole_map(
+    papers: Mapping[int, int], mentions: Iterable[tuple[int, Any, int]], *, n_papers: int, n_nodes: int
+) -> WholeMap | None:
+    """The map of a whole view from counts: ``papers``, community of papers (>= 0) -> its papers;
+    ``mentions``, (community, concept, n): n papers of the community mention the concept;
+    ``n_papers`` and ``n_nodes``, the papers and nodes in the view. None if under two communities.
+
+    Each concept goes to the commonest community of its papers, as :func:`paper_groups` puts it.
+
+    >>> m = whole_map({0: 3, 1: 4, 2: 1}, [(0, "x", 3), (1, "x", 1), (1, "y", 4), (2, "y", 1)], n_papers=9,
+    ...               n_nodes=11)
+    >>> sorted(m.shown), m.concepts, m.papers, m.sizes, m.links
+    ([0, 1], {'x': 0, 'y': 1}, {0: 3, 1: 4, -1: 2}, {0: 4, 1: 5, -1: 2}, [(0, 1, 1)])
+    """
+    shown = frozenset(_largest(papers))
+    if len(shown) < 2:
+        return None
+    votes: dict[Any, dict[int, int]] = defaultdict(dict)
+    for k, c, n in mentions:
+        votes[c][k] = votes[c].get(k, 0) + n
+    concepts = {}
+    for c, by in votes.items():
+        k = min(by, key=lambda k: (-by[k], k))
+        if k in shown:
+            concepts[c] = k
+    weight: Counter[tuple[int, int]] = Counter()
+    for c, by in votes.items():
+        b = concepts.get(c, NONE)
+        for a, n in by.items():
+            if b != NONE and a in shown and a != b:
+                weight[(min(a, b), max(a, b))] += n
+    count = {k: papers[k] for k in sorted(shown)}
+    placed = Counter(concepts.values())
+    sizes = {k: count[k] + placed[k] for k in count}
+    return WholeMap(
+        shown=shown,
+        concepts=concepts,
+        papers=count | {NONE: n_papers - sum(count.values())},
+        sizes=sizes | {NONE: n_nodes - sum(sizes.values())},
+        links=_strongest(weight, sorted(shown)),
+    )
+
+
+def map_of_view(H: nx.Graph) -> WholeMap | None:
+    """The :class:`WholeMap` of a view of papers and concepts (None for any other view)."""
+    kinds = {d.get("kind") for _, d in H.nodes(data=True)}
+    if "Paper" not in kinds or len(kinds) < 2:
+        return None
+    papers: Counter[int] = Counter()
+    community: dict[Any, int] = {}
+    for n, d in H.nodes(data=True):
+        k = d.get("community")
+        if d.get("kind") == "Paper" and isinstance(k, int) and k >= 0:
+            papers[k] += 1
+            community[n] = k
+    mentions: Counter[tuple[int, Any]] = Counter()
+    for u, v in H.edges():
+        for p, c in ((u, v), (v, u)):
+            if p in community and H.nodes[c].get("kind") != "Paper":
+                mentions[(community[p], c)] += 1
+    n_papers = sum(1 for _, d in H.nodes(data=True) if d.get("kind") == "Paper")
+    return whole_map(papers, ((k, c, n) for (k, c), n in mentions.items()), n_papers=n_papers,
+                     n_nodes=H.number_of_nodes())  # fmt: skip

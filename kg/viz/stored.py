@@ -22,6 +22,7 @@ from kg.build.graph import concept_node, paper_node
 from kg.records import RELATION_TYPES
 from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES
 from kg.viz.html import PANEL_PAPERS
+from kg.viz.overview import whole_map
 from kg.viz.views import concept_map
 
 #: ``run(query, params)`` -> rows: a query function of either store.
@@ -64,7 +65,8 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
         top = sorted(ranked)[:max_nodes]
         papers |= {n.removeprefix("paper:") for _, n in top if n.startswith("paper:")}
         concepts |= {n.removeprefix("concept:") for _, n in top if n.startswith("concept:")}
-        total = sum(run(f"MATCH (n:{label}) RETURN count(n)", {})[0][0] for label in NODE_TABLES)
+        counted = {label: run(f"MATCH (n:{label}) RETURN count(n)", {})[0][0] for label in NODE_TABLES}
+        total = sum(counted.values())
         scores = {n: float(-s) for s, n in top}
     cooccurs: list[list[Any]] = []
     if "concepts" in views:
@@ -84,8 +86,12 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
         G.add_edge(concept_node(a), concept_node(b), rel="CO_OCCURS", weight=w)
     if "graph" in views:
         # the shown nodes and the MENTIONS among them: full_view(G) restricted to them
-        labels = _paper_labels(run)
+        sizes, mentions = _paper_communities(run)
+        labels = _paper_labels(sizes, mentions)
         shown = nx.Graph(communities={"Paper": labels} if labels else {})
+        # the map of the whole view, should the page open as one (kg.viz.html.write_html)
+        shown.graph["map"] = whole_map(sizes, ((k, concept_node(key), n) for k, key, *_, n in mentions),
+                                       n_papers=counted["Paper"], n_nodes=total)  # fmt: skip
         shown.add_nodes_from((n, G.nodes[n]) for n in scores)
         shown.add_edges_from((u, v, d) for u in scores for v, d in G.succ[u].items()
                              if v in scores and d.get("rel") == "MENTIONS")  # fmt: skip
@@ -96,18 +102,27 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
     return out
 
 
-def _paper_labels(run: Run) -> dict[int, str]:
-    """The names of the stored communities of papers, as the analyse stage names them (counted in the store)."""
+def _paper_communities(run: Run) -> tuple[dict[int, int], list[list[Any]]]:
+    """The stored communities of papers: community -> its papers, and the rows (community, concept key,
+    name, generic, n): n papers of the community mention the concept. Counted in the store."""
     sizes = {int(k): int(n) for k, n in run("MATCH (p:Paper) WHERE p.community >= 0 RETURN p.community, count(*)", {})}
+    if not sizes:
+        return {}, []
+    mentions = run(
+        "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 "
+        "RETURN p.community, c.key, c.name, c.generic, count(*)",
+        {},
+    )
+    return sizes, mentions
+
+
+def _paper_labels(sizes: dict[int, int], mentions: list[list[Any]]) -> dict[int, str]:
+    """The names of the stored communities of papers, as the analyse stage names them."""
     if not sizes:
         return {}
     counts: dict[int, dict[str, int]] = defaultdict(dict)
     concepts = nx.DiGraph()
-    for k, key, name, generic, n in run(
-        "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 "
-        "RETURN p.community, c.key, c.name, c.generic, count(*)",
-        {},
-    ):
+    for k, key, name, generic, n in mentions:
         counts[k][concept_node(key)] = n
         concepts.add_node(concept_node(key), key=key, name=name, generic=bool(generic))
     return {c.number: c.label for c in name_paper_communities(counts, sizes, concepts)}

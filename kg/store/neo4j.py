@@ -197,14 +197,14 @@ def write_neo4j(
                 session.run(stmt).consume()
             before = {label: dict(session.run(cypher.neo4j_node_keys(label)).values()) for label in NODE_TABLES}
             ids: dict[str, dict[str, str]] = {}
-            for label in NODE_TABLES:
-                t0 = time.perf_counter()
-                cols = node_columns(G, label)
-                ids[label] = _write_nodes(session, label, cols, before[label], batch_size)
-                seconds[label] = time.perf_counter() - t0
-                counts[label] = len(ids[label])
-                log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
             with _Writers(driver, settings.database, workers) as writers:
+                for label in NODE_TABLES:
+                    t0 = time.perf_counter()
+                    cols = node_columns(G, label)
+                    ids[label] = _write_nodes(writers, label, cols, before[label], batch_size)
+                    seconds[label] = time.perf_counter() - t0
+                    counts[label] = len(ids[label])
+                    log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
                 for rel, cols in rel_columns(G).items():
                     t0 = time.perf_counter()
                     _write_rels(writers, rel, cols, ids, before, batch_size)
@@ -235,7 +235,9 @@ def write_neo4j(
     return counts
 
 
-def _write_nodes(session: Any, label: str, cols: Columns, before: dict[str, str], batch_size: int) -> dict[str, str]:
+def _write_nodes(
+    writers: _Writers, label: str, cols: Columns, before: dict[str, str], batch_size: int
+) -> dict[str, str]:
     """Write the nodes in batches: MERGE those the database held, CREATE the others; key -> element id.
 
     (CREATE skips MERGE's locked index lookup; the key constraint still refuses a second node.)
@@ -245,12 +247,15 @@ def _write_nodes(session: Any, label: str, cols: Columns, before: dict[str, str]
     new: list[int] = []
     for i, k in enumerate(cols[key]):
         (held if k in before else new).append(i)
+
+    def parts() -> Iterator[tuple[str, dict[str, Any]]]:
+        for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
+            taken = _take(cols, rows)
+            for part in _chunks(len(rows), batch_size):
+                yield query, {p: v[part] for p, v in taken.items()}
+
     ids: dict[str, str] = {}
-    for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
-        taken = _take(cols, rows)
-        for part in _chunks(len(rows), batch_size):
-            batch = {p: v[part] for p, v in taken.items()}
-            ids.update(session.execute_write(lambda tx, q=query, b=batch: tx.run(q, **b).values()))
+    writers.all(parts(), lambda records: ids.update((k, i) for k, i in records))
     return ids
 
 
@@ -272,24 +277,45 @@ class _Writers:
         for session in self._sessions:
             session.close()
 
-    def _run(self, query: str, params: dict[str, Any]) -> None:
+    def _run(self, query: str, params: dict[str, Any], fetch: bool) -> list[list[Any]]:
         session = getattr(self._local, "session", None)
         if session is None:
             session = self._local.session = self._driver.session(database=self._database)
             with self._lock:
                 self._sessions.append(session)
-        session.execute_write(lambda tx: tx.run(query, **params).consume())
 
-    def all(self, parts: Iterable[tuple[str, dict[str, Any]]]) -> None:
-        """Run every (query, parameters) part, a few ahead of the slowest; stop at the first failure."""
-        pending: deque[Future[None]] = deque()
+        def work(tx: Any) -> list[list[Any]]:
+            result = tx.run(query, **params)
+            if fetch:
+                return result.values()
+            result.consume()
+            return []
+
+        return session.execute_write(work)
+
+    def all(
+        self,
+        parts: Iterable[tuple[str, dict[str, Any]]],
+        receive: Callable[[list[list[Any]]], Any] | None = None,
+    ) -> None:
+        """Run every (query, parameters) part, a few ahead of the slowest; stop at the first failure.
+
+        ``receive``, if given, gets the records of each part (in the order of ``parts``)."""
+        pending: deque[Future[list[list[Any]]]] = deque()
+        fetch = receive is not None
+
+        def done(future: Future[list[list[Any]]]) -> None:
+            records = future.result()
+            if receive is not None:
+                receive(records)
+
         try:
             for query, params in parts:
-                pending.append(self._pool.submit(self._run, query, params))
+                pending.append(self._pool.submit(self._run, query, params, fetch))
                 if len(pending) >= 2 * self.workers:
-                    pending.popleft().result()
+                    done(pending.popleft())
             while pending:
-                pending.popleft().result()
+                done(pending.popleft())
         finally:
             for future in pending:  # after a failure: what has not started yet never will
                 future.cancel()

@@ -182,9 +182,9 @@ def write_neo4j(
     Nodes are MERGEd on their keys (CREATEd if new) and give back their element ids; a
     relationship with an end the database did not hold before this load cannot exist yet and is
     CREATEd, one between two nodes that were there is MERGEd (a load that was interrupted, or a
-    reload). Relationship
-    batches go to ``workers`` sessions at once. At the end the counts of every label and type are
-    checked against ``G``. ``seconds``, if given, receives the time spent writing each label/type.
+    reload). Node and relationship batches go to ``workers`` sessions at once. At the end the
+    counts of every label and type are checked against ``G``. ``seconds``, if given, receives the
+    time spent writing each label/type (and ``constraints``: building them after a first load's nodes).
     """
     import neo4j
 
@@ -193,9 +193,16 @@ def write_neo4j(
     driver = _driver(settings)
     try:
         with driver.session(database=settings.database) as session:
-            for stmt in cypher.NEO4J_CONSTRAINTS:
-                session.run(stmt).consume()
             before = {label: dict(session.run(cypher.neo4j_node_keys(label)).values()) for label in NODE_TABLES}
+            have = set(session.run(cypher.NEO4J_CONSTRAINT_NAMES).value())
+            # A first load (no kg node, no kg constraint) creates the nodes unchecked and the
+            # constraints after them: one index build over all the keys costs a fraction of a
+            # uniqueness check and an index insert per node. G's keys are unique (they are its
+            # nodes); a second writer meanwhile would make the constraint fail, and say so.
+            first = not any(before.values()) and not have & set(cypher.NEO4J_CONSTRAINTS)
+            if not first:
+                for stmt in cypher.NEO4J_CONSTRAINTS.values():
+                    session.run(stmt).consume()
             ids: dict[str, dict[str, str]] = {}
             with _Writers(driver, settings.database, workers) as writers:
                 for label in NODE_TABLES:
@@ -205,6 +212,11 @@ def write_neo4j(
                     seconds[label] = time.perf_counter() - t0
                     counts[label] = len(ids[label])
                     log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
+                if first:
+                    t0 = time.perf_counter()
+                    _constrain_new_nodes(session, ids)
+                    seconds["constraints"] = time.perf_counter() - t0
+                    log.info("neo4j: key constraints over the new nodes in %.1f s", seconds["constraints"])
                 for rel, cols in rel_columns(G).items():
                     t0 = time.perf_counter()
                     _write_rels(writers, rel, cols, ids, before, batch_size)
@@ -233,6 +245,17 @@ def write_neo4j(
         what = ", ".join(f"{name} {got} (expected {n})" for name, (got, n) in wrong.items())
         raise StoreError(f"Neo4j at {settings.uri} holds {what} after the load: was it written to meanwhile?")
     return counts
+
+
+def _constrain_new_nodes(session: Any, ids: dict[str, dict[str, str]]) -> None:
+    """Add the key constraints after a first load wrote its nodes unchecked (``ids``: key -> element id)."""
+    for label in NODE_TABLES:
+        # A batch retried after its commit's answer was lost left twins behind: only ``ids`` stay.
+        if session.run(cypher.neo4j_count(label)).single(strict=True)[0] != len(ids[label]):
+            query, keep = cypher.neo4j_delete_strays(label), list(ids[label].values())
+            session.execute_write(lambda tx, q=query, k=keep: tx.run(q, keep=k).consume())
+    for stmt in cypher.NEO4J_CONSTRAINTS.values():
+        session.run(stmt).consume()
 
 
 def _write_nodes(

@@ -174,7 +174,7 @@ def main() -> None:
     ap.add_argument("--corpus", choices=sorted(CORPORA), default="acl")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=10_000)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--profile", default="load", help="the server's profile (tools/neo4j/jvm-PROFILE.flags)")
     ap.add_argument("--no-admin", dest="admin", action="store_false", help="skip kg load --admin")
     ap.add_argument("--no-reload", dest="reload", action="store_false", help="skip the reload of the same graph")

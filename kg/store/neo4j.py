@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH = 10_000
-#: Sessions writing relationship batches at once.
-DEFAULT_WORKERS = 2
+#: Sessions writing batches at once: while some wait on the network or for the client, the
+#: server works on the others (4 beat 2 on a shared 2-core machine, bench/neo4j_load.py).
+DEFAULT_WORKERS = 4
 #: The URI schemes of the Neo4j driver: plain, TLS (+s) and TLS with any certificate (+ssc).
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 

@@ -4,10 +4,12 @@ The graph is an embedded store: --store PATH, or else the full ACL corpus (--cor
 arXiv ML corpus) run through pipelines/acl-full.toml into a temporary folder first (as
 bench/corpus.py runs it: all cores, no analyse stage; about an hour on 2 cores).
 Both paths run as a user runs them, as `kg` processes, against the real Neo4j 5.26 of
-tools/neo4j started as the tests start it (tools/neo4j/start.sh):
+tools/neo4j, started by tools/neo4j/start.sh with --profile (default load: full JIT, 3 GB heap,
+1.5 GB page cache; test is what the tests start):
 - Bolt: `kg load` into an empty database, --repeats times (a fresh server each time); the rate
-  is the write's (what `kg load` reports: relationships / seconds writing), the wall time the
-  whole command's (reading the store included); then once `kg load` again into the loaded
+  is the write's (what `kg load` reports: relationships / seconds writing, nodes included), and
+  each phase's (nodes; relationships, per second of the relationship phase); the wall time is
+  the whole command's (reading the store included); then once `kg load` again into the loaded
   database (the same graph: nothing changes, every relationship is MERGEd).
   The server's CPU seconds during the load are counted too: on a shared machine they say more
   than the wall time does.
@@ -44,7 +46,7 @@ CORPORA = {
     "arxiv": ROOT.parent / "shared" / "data" / "arxiv-ml" / "arxiv-ml-abstracts.jsonl.gz",
 }
 PASSWORD = "kg-bench-password"
-WRITE = re.compile(r"(\d+) nodes and (\d+) relationships in ([\d.]+) s")
+WRITE = re.compile(r"(\d+) nodes and (\d+) relationships in ([\d.]+) s .*nodes ([\d.]+) s, relationships ([\d.]+) s")
 
 
 def build_store(corpus: str, folder: Path) -> Path:
@@ -81,9 +83,9 @@ def counts_in_neo4j(settings: Neo4jSettings) -> dict[str, int]:
 class Server:
     """tools/neo4j/start.sh, as tests/conftest.py starts it; stopped by closing its stdin."""
 
-    def __init__(self, data: Path | None = None) -> None:
+    def __init__(self, data: Path | None = None, profile: str = "load") -> None:
         # the password through the environment, never the command line (tools/neo4j/README.md)
-        args = [str(ROOT / "tools" / "neo4j" / "start.sh"), "--port", "0"]
+        args = [str(ROOT / "tools" / "neo4j" / "start.sh"), "--port", "0", "--profile", profile]
         args += ["--data", str(data)] if data else []
         env = {**os.environ, "NEO4J_PASSWORD": PASSWORD}
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -125,20 +127,22 @@ def bolt(store: Path, expected: dict[str, int], args: argparse.Namespace) -> tup
     runs, reload = [], {}
     options = ["--batch-size", str(args.batch_size), "--workers", str(args.workers)]
     for i in range(args.repeats):
-        with Server() as server:
+        with Server(profile=args.profile) as server:
             cpu = server.cpu_s()
             out, wall, peak = kg(["load", "--db", str(store), *options], server.settings)
             cpu = server.cpu_s() - cpu
-            nodes, rels, secs = WRITE.search(out).groups()  # type: ignore[union-attr]
+            nodes, rels, secs, node_s, rel_s = WRITE.search(out).groups()  # type: ignore[union-attr]
             held = counts_in_neo4j(server.settings)
             assert held == expected, (held, expected)
             runs.append({"wall_s": round(wall, 1), "write_s": float(secs), "rels_per_s": round(int(rels) / float(secs)),
-                         "nodes_per_s": round(int(nodes) / float(secs)), "peak_memory_mb": round(peak),
-                         "server_cpu_s": round(cpu, 1), "load_average": round(os.getloadavg()[0], 1)})  # fmt: skip
+                         "node_phase_s": float(node_s), "node_phase_per_s": round(int(nodes) / float(node_s)),
+                         "rel_phase_s": float(rel_s), "rel_phase_per_s": round(int(rels) / float(rel_s)),
+                         "peak_memory_mb": round(peak), "server_cpu_s": round(cpu, 1),
+                         "load_average": round(os.getloadavg()[0], 1)})  # fmt: skip
             print(f"bolt {i + 1}: {runs[-1]}", file=sys.stderr)
             if i == args.repeats - 1 and args.reload:
                 out, wall, peak = kg(["load", "--db", str(store), *options], server.settings)
-                _, rels, secs = WRITE.search(out).groups()  # type: ignore[union-attr]
+                _, rels, secs, _, _ = WRITE.search(out).groups()  # type: ignore[union-attr]
                 assert counts_in_neo4j(server.settings) == expected
                 reload = {"wall_s": round(wall, 1), "write_s": float(secs),
                           "rels_per_s": round(int(rels) / float(secs))}  # fmt: skip
@@ -146,13 +150,13 @@ def bolt(store: Path, expected: dict[str, int], args: argparse.Namespace) -> tup
     return runs, reload
 
 
-def admin(store: Path, expected: dict[str, int], tmp: Path) -> dict:
+def admin(store: Path, expected: dict[str, int], tmp: Path, args: argparse.Namespace) -> dict:
     """``kg load --admin`` into a new Neo4j home, then that home served and checked."""
     home = tmp / "admin-home"
     out, wall, peak = kg(["load", "--admin", "--db", str(store), "--home", str(home), "--csv", str(tmp / "csv")])
     csv_s, import_s = (float(x) for x in re.search(r"CSVs ([\d.]+) s, import ([\d.]+) s", out).groups())  # type: ignore[union-attr]
     t0 = time.perf_counter()
-    with Server(home) as server:
+    with Server(home, profile=args.profile) as server:
         start_s = time.perf_counter() - t0
         held = counts_in_neo4j(server.settings)
     assert held == expected, (held, expected)
@@ -170,7 +174,9 @@ def main() -> None:
     ap.add_argument("--corpus", choices=sorted(CORPORA), default="acl")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=10_000)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--profile", default="load", help="the server's profile (tools/neo4j/jvm-PROFILE.flags)")
+    ap.add_argument("--no-admin", dest="admin", action="store_false", help="skip kg load --admin")
     ap.add_argument("--no-reload", dest="reload", action="store_false", help="skip the reload of the same graph")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-neo4j-"))
@@ -180,18 +186,19 @@ def main() -> None:
     rels = sum(expected[rel] for rel in REL_TABLES)
     print(f"{store}: {nodes} nodes, {rels} relationships", file=sys.stderr)
     runs, reload = bolt(store, expected, args)
-    offline = admin(store, expected, tmp)
+    offline = admin(store, expected, tmp, args) if args.admin else {}
     median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     print(json.dumps({
         "bench": "neo4j_load", "store": str(store) if args.store else args.corpus, "nodes": nodes,
         "relationships": rels, "batch_size": args.batch_size, "workers": args.workers, "repeats": args.repeats,
-        "bolt_rels_per_s": median["rels_per_s"], "bolt_nodes_per_s": median["nodes_per_s"],
+        "profile": args.profile, "bolt_rels_per_s": median["rels_per_s"],
+        "bolt_node_phase_s": median["node_phase_s"], "bolt_node_phase_per_s": median["node_phase_per_s"],
+        "bolt_rel_phase_s": median["rel_phase_s"], "bolt_rel_phase_per_s": median["rel_phase_per_s"],
         "bolt_write_s": median["write_s"], "bolt_wall_s": median["wall_s"],
         "bolt_peak_memory_mb": median["peak_memory_mb"], "bolt_runs_rels_per_s": [r["rels_per_s"] for r in runs],
         "bolt_server_cpu_s": median["server_cpu_s"], "bolt_runs_load_average": [r["load_average"] for r in runs],
         "bolt_reload_rels_per_s": reload.get("rels_per_s"), "bolt_reload_wall_s": reload.get("wall_s"),
-        "admin_wall_s": offline["wall_s"], "admin_export_s": offline["export_s"], "admin_import_s": offline["import_s"],
-        "admin_start_s": offline["start_s"], "admin_peak_memory_mb": offline["peak_memory_mb"],
+        **{f"admin_{k}": v for k, v in offline.items()},
         "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 1),
     }))  # fmt: skip
 

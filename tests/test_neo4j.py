@@ -63,6 +63,38 @@ def test_constraints_are_created_first(neo4j):
     assert rows == [["kg_concept_key", ["Concept"], ["key"]], ["kg_paper_id", ["Paper"], ["id"]]]
 
 
+def test_first_load_adds_the_constraints_after_the_nodes_and_drops_twins(neo4j, monkeypatch):
+    import neo4j as driver
+
+    from kg.store import neo4j as store
+
+    with driver.GraphDatabase.driver(neo4j.uri, auth=(neo4j.user, neo4j.password)) as d:
+        for name in cypher.NEO4J_CONSTRAINTS:
+            d.execute_query(f"DROP CONSTRAINT {name} IF EXISTS")
+    real = store._Writers._run
+    retried: list[str] = []
+
+    def answer_lost_once(self, query, params, fetch):
+        if "CREATE (n:Paper" in query and not retried:  # committed, but the driver never heard: it runs it again
+            retried.append(query)
+            real(self, query, params, fetch)
+        return real(self, query, params, fetch)
+
+    monkeypatch.setattr(store._Writers, "_run", answer_lost_once)
+    G = _full(_bipartite(BATCH1))
+    seconds: dict[str, float] = {}
+    write_neo4j(G, neo4j, seconds=seconds)
+    assert retried and "constraints" in seconds  # the first-load path ran, with a twin of each paper
+    assert _canon(read_neo4j(neo4j)) == _canon(G)
+    assert _counts(neo4j)["Paper"] == 3
+    names = query_neo4j(neo4j, "SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name").rows
+    assert names == [["kg_concept_key"], ["kg_paper_id"]]
+    seconds.clear()
+    write_neo4j(G, neo4j, seconds=seconds)  # not a first load any more: MERGE behind the constraints
+    assert "constraints" not in seconds
+    assert _canon(read_neo4j(neo4j)) == _canon(G)
+
+
 def test_round_trip_of_every_property(neo4j, sample_run):
     from kg.store import read_embedded
 

@@ -27,10 +27,12 @@ def copy_from(table: str, path: str) -> str:
 # Every statement takes its values as parameters ($rows, $ids, ...); only kg's own schema
 # names (labels, relationship types, property names from kg.store.schema) are in the text.
 
-NEO4J_CONSTRAINTS = [
-    "CREATE CONSTRAINT kg_paper_id IF NOT EXISTS FOR (n:Paper) REQUIRE n.id IS UNIQUE",
-    "CREATE CONSTRAINT kg_concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE n.key IS UNIQUE",
-]
+#: kg's key constraints, by name.
+NEO4J_CONSTRAINTS = {
+    "kg_paper_id": "CREATE CONSTRAINT kg_paper_id IF NOT EXISTS FOR (n:Paper) REQUIRE n.id IS UNIQUE",
+    "kg_concept_key": "CREATE CONSTRAINT kg_concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE n.key IS UNIQUE",
+}
+NEO4J_CONSTRAINT_NAMES = "SHOW CONSTRAINTS YIELD name RETURN name"
 
 
 # The writer sends columns, not rows: ``$key``, ``$a``/``$b`` (node element ids) and one list per
@@ -83,6 +85,11 @@ def neo4j_delete_nodes(label: str) -> str:
     """Delete the ``label`` nodes with the keys in ``$keys``, with their relationships."""
     key = _key(label)
     return f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) DETACH DELETE n"
+
+
+def neo4j_delete_strays(label: str) -> str:
+    """Delete the ``label`` nodes whose element id is not in ``$keep``, with their relationships."""
+    return f"MATCH (n:{label}) WHERE NOT elementId(n) IN $keep DETACH DELETE n"
 
 
 def neo4j_node_keys(label: str) -> str:

@@ -92,7 +92,8 @@ def neo4j_admin_command() -> list[str]:
     jars = TOOLS / "lib"
     if not any(jars.glob("neo4j-*.jar")):
         raise StoreError("neo4j-admin not found: put Neo4j's bin/ on PATH, or fetch the jars with `make neo4j`")
-    lines = (TOOLS / "jvm.flags").read_text(encoding="utf-8").splitlines()
+    # the flags every Neo4j JVM needs, and the heap and JIT of the "load" profile: an import is a big load
+    lines = [ln for name in ("jvm.flags", "jvm-load.flags") for ln in (TOOLS / name).read_text("utf-8").splitlines()]
     flags = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
     java = str(Path(os.environ["JAVA_HOME"]) / "bin" / "java") if os.environ.get("JAVA_HOME") else "java"
     return [java, *flags, "-cp", f"{jars}/*", "org.neo4j.cli.AdminTool"]

@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH = 10_000
-#: Sessions writing relationship batches at once.
-DEFAULT_WORKERS = 2
+#: Sessions writing batches at once: while some wait on the network or for the client, the
+#: server works on the others (4 beat 2 on a shared 2-core machine, bench/neo4j_load.py).
+DEFAULT_WORKERS = 4
 #: The URI schemes of the Neo4j driver: plain, TLS (+s) and TLS with any certificate (+ssc).
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -182,9 +183,9 @@ def write_neo4j(
     Nodes are MERGEd on their keys (CREATEd if new) and give back their element ids; a
     relationship with an end the database did not hold before this load cannot exist yet and is
     CREATEd, one between two nodes that were there is MERGEd (a load that was interrupted, or a
-    reload). Relationship
-    batches go to ``workers`` sessions at once. At the end the counts of every label and type are
-    checked against ``G``. ``seconds``, if given, receives the time spent writing each label/type.
+    reload). Node and relationship batches go to ``workers`` sessions at once. At the end the
+    counts of every label and type are checked against ``G``. ``seconds``, if given, receives the
+    time spent writing each label/type (and ``constraints``: building them after a first load's nodes).
     """
     import neo4j
 
@@ -193,18 +194,30 @@ def write_neo4j(
     driver = _driver(settings)
     try:
         with driver.session(database=settings.database) as session:
-            for stmt in cypher.NEO4J_CONSTRAINTS:
-                session.run(stmt).consume()
             before = {label: dict(session.run(cypher.neo4j_node_keys(label)).values()) for label in NODE_TABLES}
+            have = set(session.run(cypher.NEO4J_CONSTRAINT_NAMES).value())
+            # A first load (no kg node, no kg constraint) creates the nodes unchecked and the
+            # constraints after them: one index build over all the keys costs a fraction of a
+            # uniqueness check and an index insert per node. G's keys are unique (they are its
+            # nodes); a second writer meanwhile would make the constraint fail, and say so.
+            first = not any(before.values()) and not have & set(cypher.NEO4J_CONSTRAINTS)
+            if not first:
+                for stmt in cypher.NEO4J_CONSTRAINTS.values():
+                    session.run(stmt).consume()
             ids: dict[str, dict[str, str]] = {}
-            for label in NODE_TABLES:
-                t0 = time.perf_counter()
-                cols = node_columns(G, label)
-                ids[label] = _write_nodes(session, label, cols, before[label], batch_size)
-                seconds[label] = time.perf_counter() - t0
-                counts[label] = len(ids[label])
-                log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
             with _Writers(driver, settings.database, workers) as writers:
+                for label in NODE_TABLES:
+                    t0 = time.perf_counter()
+                    cols = node_columns(G, label)
+                    ids[label] = _write_nodes(writers, label, cols, before[label], batch_size)
+                    seconds[label] = time.perf_counter() - t0
+                    counts[label] = len(ids[label])
+                    log.info("neo4j: %d nodes of %s in %.1f s", counts[label], label, seconds[label])
+                if first:
+                    t0 = time.perf_counter()
+                    _constrain_new_nodes(session, ids)
+                    seconds["constraints"] = time.perf_counter() - t0
+                    log.info("neo4j: key constraints over the new nodes in %.1f s", seconds["constraints"])
                 for rel, cols in rel_columns(G).items():
                     t0 = time.perf_counter()
                     _write_rels(writers, rel, cols, ids, before, batch_size)
@@ -235,7 +248,20 @@ def write_neo4j(
     return counts
 
 
-def _write_nodes(session: Any, label: str, cols: Columns, before: dict[str, str], batch_size: int) -> dict[str, str]:
+def _constrain_new_nodes(session: Any, ids: dict[str, dict[str, str]]) -> None:
+    """Add the key constraints after a first load wrote its nodes unchecked (``ids``: key -> element id)."""
+    for label in NODE_TABLES:
+        # A batch retried after its commit's answer was lost left twins behind: only ``ids`` stay.
+        if session.run(cypher.neo4j_count(label)).single(strict=True)[0] != len(ids[label]):
+            query, keep = cypher.neo4j_delete_strays(label), list(ids[label].values())
+            session.execute_write(lambda tx, q=query, k=keep: tx.run(q, keep=k).consume())
+    for stmt in cypher.NEO4J_CONSTRAINTS.values():
+        session.run(stmt).consume()
+
+
+def _write_nodes(
+    writers: _Writers, label: str, cols: Columns, before: dict[str, str], batch_size: int
+) -> dict[str, str]:
     """Write the nodes in batches: MERGE those the database held, CREATE the others; key -> element id.
 
     (CREATE skips MERGE's locked index lookup; the key constraint still refuses a second node.)
@@ -245,12 +271,15 @@ def _write_nodes(session: Any, label: str, cols: Columns, before: dict[str, str]
     new: list[int] = []
     for i, k in enumerate(cols[key]):
         (held if k in before else new).append(i)
+
+    def parts() -> Iterator[tuple[str, dict[str, Any]]]:
+        for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
+            taken = _take(cols, rows)
+            for part in _chunks(len(rows), batch_size):
+                yield query, {p: v[part] for p, v in taken.items()}
+
     ids: dict[str, str] = {}
-    for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
-        taken = _take(cols, rows)
-        for part in _chunks(len(rows), batch_size):
-            batch = {p: v[part] for p, v in taken.items()}
-            ids.update(session.execute_write(lambda tx, q=query, b=batch: tx.run(q, **b).values()))
+    writers.all(parts(), lambda records: ids.update((k, i) for k, i in records))
     return ids
 
 
@@ -272,24 +301,45 @@ class _Writers:
         for session in self._sessions:
             session.close()
 
-    def _run(self, query: str, params: dict[str, Any]) -> None:
+    def _run(self, query: str, params: dict[str, Any], fetch: bool) -> list[list[Any]]:
         session = getattr(self._local, "session", None)
         if session is None:
             session = self._local.session = self._driver.session(database=self._database)
             with self._lock:
                 self._sessions.append(session)
-        session.execute_write(lambda tx: tx.run(query, **params).consume())
 
-    def all(self, parts: Iterable[tuple[str, dict[str, Any]]]) -> None:
-        """Run every (query, parameters) part, a few ahead of the slowest; stop at the first failure."""
-        pending: deque[Future[None]] = deque()
+        def work(tx: Any) -> list[list[Any]]:
+            result = tx.run(query, **params)
+            if fetch:
+                return result.values()
+            result.consume()
+            return []
+
+        return session.execute_write(work)
+
+    def all(
+        self,
+        parts: Iterable[tuple[str, dict[str, Any]]],
+        receive: Callable[[list[list[Any]]], Any] | None = None,
+    ) -> None:
+        """Run every (query, parameters) part, a few ahead of the slowest; stop at the first failure.
+
+        ``receive``, if given, gets the records of each part (in the order of ``parts``)."""
+        pending: deque[Future[list[list[Any]]]] = deque()
+        fetch = receive is not None
+
+        def done(future: Future[list[list[Any]]]) -> None:
+            records = future.result()
+            if receive is not None:
+                receive(records)
+
         try:
             for query, params in parts:
-                pending.append(self._pool.submit(self._run, query, params))
+                pending.append(self._pool.submit(self._run, query, params, fetch))
                 if len(pending) >= 2 * self.workers:
-                    pending.popleft().result()
+                    done(pending.popleft())
             while pending:
-                pending.popleft().result()
+                done(pending.popleft())
         finally:
             for future in pending:  # after a failure: what has not started yet never will
                 future.cancel()

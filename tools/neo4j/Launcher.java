@@ -15,6 +15,9 @@
 //   --ignore-stdin        do not shut down when stdin reaches EOF (for manual/background runs
 //                         with stdin=/dev/null). Default: EOF on stdin => clean shutdown.
 //
+// The page cache is the system property kg.neo4j.pagecache (e.g. -Dkg.neo4j.pagecache=1g in a
+// profile's flags file, see start.sh), 64m if unset: small for tests, sized to the graph for loads.
+//
 // LOAD CSV can read no file (file URLs are off, the import directory is an empty folder of the
 // home) and fetch no URL (every address is blocked).
 //
@@ -42,6 +45,7 @@ import java.util.stream.Stream;
 
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.SettingValueParsers;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
 import org.neo4j.configuration.connectors.ConnectorPortRegister;
@@ -110,6 +114,8 @@ public class Launcher {
 
         Runtime.getRuntime().addShutdownHook(new Thread(Launcher::stop, "kg-neo4j-shutdown"));
 
+        long pageCache = SettingValueParsers.BYTES.parse(System.getProperty("kg.neo4j.pagecache", "64m"));
+
         long t0 = System.nanoTime();
         int boltPort;
         try {
@@ -130,9 +136,9 @@ public class Launcher {
                                 GraphDatabaseSettings.load_csv_file_url_root, importDir,
                                 GraphDatabaseInternalSettings.cypher_ip_blocklist,
                                 List.of(new IPAddressString("0.0.0.0/0"), new IPAddressString("::/0"))))
-                        // small footprint: tests run beside it on a 2-core machine
+                        // no preallocated files: tests run beside it on a 2-core machine
                         .setConfig(Map.of(
-                                GraphDatabaseSettings.pagecache_memory, 64L << 20,
+                                GraphDatabaseSettings.pagecache_memory, pageCache,
                                 GraphDatabaseSettings.pagecache_warmup_enabled, false,
                                 GraphDatabaseSettings.preallocate_logical_logs, false,
                                 GraphDatabaseSettings.preallocate_store_files, false,

@@ -2,6 +2,8 @@
 # Start a real Neo4j 5.26 (embedded, community) with Bolt on 127.0.0.1.
 #   NEO4J_PASSWORD=... tools/neo4j/start.sh [--port N] [--data DIR] [--ignore-stdin]
 #   tools/neo4j/start.sh --password-file FILE [--port N] [--data DIR] [--ignore-stdin]
+#   ... --profile load   (or KG_NEO4J_PROFILE=load): the JVM flags of jvm-load.flags (heap, full
+#   JIT, page cache for big loads) instead of jvm-test.flags (fast start, small footprint).
 # The password of user neo4j comes from $NEO4J_PASSWORD or a file only its owner can read,
 # never from the command line (see Launcher.java).
 # Prints one line "BOLT bolt://127.0.0.1:PORT" on stdout when ready (logs go to stderr).
@@ -22,5 +24,18 @@ if [ ! -f "$here/lib/neo4j-$version.jar" ]; then
         || mvn -q -B -f "$here/pom.xml" package 1>&2
 fi
 
-mapfile -t flags < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/jvm.flags")
-exec "$java" "${flags[@]}" -cp "$here/lib/*" "$here/Launcher.java" "$@"
+profile="${KG_NEO4J_PROFILE:-test}"
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --profile) [ $# -ge 2 ] || { echo "kg-neo4j: --profile needs a name" >&2; exit 2; }
+                   profile="$2"; shift 2 ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+if [[ ! "$profile" =~ ^[a-z0-9-]+$ ]] || [ ! -f "$here/jvm-$profile.flags" ]; then
+    echo "kg-neo4j: no profile $profile (tools/neo4j/jvm-$profile.flags): use test or load" >&2
+    exit 2
+fi
+mapfile -t flags < <(cat "$here/jvm.flags" "$here/jvm-$profile.flags" | grep -v '^[[:space:]]*\(#\|$\)')
+exec "$java" "${flags[@]}" -cp "$here/lib/*" "$here/Launcher.java" "${args[@]}"

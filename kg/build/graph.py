@@ -292,10 +292,12 @@ def _type_rank(t: str) -> int:
     return TYPE_ORDER.index(t) if t in TYPE_ORDER else len(TYPE_ORDER)
 
 
-def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Graph) -> nx.DiGraph:
+def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Graph, *, copy: bool = True) -> nx.DiGraph:
     """Combine the paper-concept graph with the paper-paper and concept-concept links.
 
-    Returns a new ``DiGraph``; the inputs are not changed. Undirected links are stored once,
+    Returns a new ``DiGraph``; the inputs are not changed. With ``copy=False`` the links are
+    added to ``B`` itself, which is returned (as in ``networkx.relabel_nodes``): a run does this,
+    as a copy of a corpus's graph costs as much memory as the graph. Undirected links are stored once,
     from the smaller node id to the larger, or the other way when a stated relation (which
     comes from ``B``) already joins the two that way.
 
@@ -309,7 +311,7 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
     >>> sorted((u, v, d["rel"]) for u, v, d in G.edges(data=True))
     [('paper:a', 'concept:x', 'MENTIONS'), ('paper:a', 'paper:b', 'SHARES_CONCEPTS')]
     """
-    G = B.copy()
+    G = B.copy() if copy else B
     for links, rel in ((paper_links, "SHARES_CONCEPTS"), (concept_links, "CO_OCCURS")):
         for u, v, data in links.edges(data=True):
             a, b = sorted((u, v))

@@ -404,9 +404,8 @@ def link_stage(run: _Run) -> int:
     P = link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
                     top_k=link.top_k)  # fmt: skip
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
-    run.G = knowledge_graph(run.B, P, C)
-    # G is a copy of B with the links added: keeping B too would hold every node's and edge's
-    # properties twice through the analyse stage (which makes a third copy, annotate's).
+    # B becomes G: a copy would hold every node's and edge's properties twice
+    run.G = knowledge_graph(run.B, P, C, copy=False)
     run.B = nx.DiGraph()
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
@@ -437,7 +436,7 @@ def analyse_stage(run: _Run) -> int | None:
     a = analyse(run.G, seed=run.spec.analyse.seed)
     for note in a.notes:
         log.info("analyse: %s", note)
-    run.G = annotate(run.G, a)
+    run.G = annotate(run.G, a, copy=False)
     run.analytics = a
     return run.G.number_of_nodes()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -147,15 +148,18 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 best[m.concept] = (m, seen[1] + 1)
             else:
                 best[m.concept] = (seen[0], seen[1] + 1)
+        # One string per sentence and per role and field name: a paper's mentions carry each
+        # sentence as a string of their own (decoded apart), a corpus's edges by the million.
+        sentences: dict[str, str] = {}
         for key, (m, count) in best.items():
             B.add_edge(
                 node,
                 concept_node(key),
                 rel="MENTIONS",
-                role=m.role,
+                role=sys.intern(m.role),
                 text=m.text,
-                sentence=m.sentence,
-                field=m.field,
+                sentence=sentences.setdefault(m.sentence, m.sentence),
+                field=sys.intern(m.field),
                 start=m.start,
                 end=m.end,
                 count=count,

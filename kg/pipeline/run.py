@@ -43,8 +43,9 @@ from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, Paper
 from kg.store import read_embedded, reader, update_embedded
 from kg.store.embedded import create_embedded, is_ladybug, replace_store
-from kg.viz import concept_map, full_view, paper_map, write_html
+from kg.viz import concept_map, paper_map, write_html
 from kg.viz.stored import page_graph
+from kg.viz.views import full_view_top
 
 log = logging.getLogger(__name__)
 
@@ -476,8 +477,9 @@ def visualise_stage(run: _Run) -> int | None:
         return None
     if run.update and spec.outputs.store:
         return _visualise_stored(run, run.staged.path(spec.outputs.store), html)
-    shown = write_html(full_view(G), run.staged.path(html), G=G, title=spec.viz.title,
-                       max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+    H, score, total = full_view_top(G, spec.viz.max_nodes)
+    shown = write_html(H, run.staged.path(html), G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
+                       score=score, total=total).nodes  # fmt: skip
     run.report.outputs["html"] = str(html)
     for name in spec.viz.views:
         page = html.with_name(f"{name}.html")

@@ -360,7 +360,8 @@ def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
          if e.get("rel") in STATED]
         + [(STATED[e["rel"]][1], G.nodes[u].get("name", u), e.get("sentence")) for u, e in G.pred[n].items()
            if e.get("rel") in STATED],
-        key=lambda t: (str(t[0]), str(t[1])),
+        # the sentence last: ties do not follow the order the graph's edges were added in
+        key=lambda t: (str(t[0]), str(t[1]), str(t[2])),
     )  # fmt: skip
     return {"kind": "Concept", "name": d.get("name"), "type": d.get("type"), "key": d.get("key"),
             "aliases": d.get("aliases") or [], "paper_count": d.get("paper_count"),

@@ -224,11 +224,11 @@ def _build(
     extractions, _ = normalise_run(papers, extractions, known=gazetteer.keys)
     extractions = assign_types(extractions, gazetteer=gazetteer)
     B = build_graph(papers, extractions)
-    G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+    G = knowledge_graph(B, link_papers(B), cooccurrence(B), copy=False)
     if analyse_:
         from kg.analyse import analyse, annotate
 
-        G = annotate(G, analyse(G))
+        G = annotate(G, analyse(G), copy=False)
     counts = write_embedded(G, db)
     typer.echo(f"{db}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {bad} records rejected")
     if not analyse_:
@@ -366,7 +366,7 @@ def load(
     G = read_embedded(db)
     if add:
         B = merge_graphs(read_neo4j(settings), G)
-        G = knowledge_graph(B, link_papers(B), cooccurrence(B))
+        G = knowledge_graph(B, link_papers(B), cooccurrence(B), copy=False)
     t0 = time.perf_counter()
     seconds: dict[str, float] = {}
     counts = write_neo4j(G, settings, batch_size=batch_size, workers=workers, seconds=seconds)

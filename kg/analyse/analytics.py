@@ -152,8 +152,11 @@ def _step(seconds: dict[str, float], name: str) -> Iterator[None]:
     log.info("analyse %s: %.2fs", name, seconds[name])
 
 
-def annotate(G: nx.DiGraph, analytics: Analytics) -> nx.DiGraph:
+def annotate(G: nx.DiGraph, analytics: Analytics, *, copy: bool = True) -> nx.DiGraph:
     """A copy of ``G`` with the analytics as node properties the stores can hold; ``G`` is not changed.
+
+    With ``copy=False`` the properties are set on ``G`` itself, which is returned (a run does
+    this: a copy of a corpus's graph costs as much memory as the graph).
 
     Concepts get ``community`` (int, -1 for none), ``pagerank`` (float), ``degree`` (int,
     co-occurring concepts), ``betweenness`` (float, 0.0 where skipped), ``first_year`` (int or
@@ -171,7 +174,7 @@ def annotate(G: nx.DiGraph, analytics: Analytics) -> nx.DiGraph:
     >>> A.nodes["concept:x"]["yearly"], A.nodes["concept:x"]["community"], "yearly" in G.nodes["concept:x"]
     ('{"2020": 1}', -1, False)
     """
-    A = G.copy()
+    A = G.copy() if copy else G
     cc, pc = analytics.concept_communities, analytics.paper_communities
     cr, pr, tr = analytics.concepts, analytics.papers, analytics.trends
     for n, d in A.nodes(data=True):

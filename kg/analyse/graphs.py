@@ -1,7 +1,9 @@
 """The two projections the analytics run on.
 
-Both projections are new undirected graphs that carry the knowledge graph's node attributes
-across; the knowledge graph itself is never changed.
+Both projections are new undirected graphs whose nodes carry the knowledge graph's ``kind``
+and ``name`` (what the analytics read of a node: a copy of every property of a corpus's
+concepts would cost as much memory as the knowledge graph's nodes); the knowledge graph itself
+is never changed.
 """
 
 from __future__ import annotations
@@ -40,11 +42,15 @@ def paper_graph(G: nx.DiGraph) -> nx.Graph:
     return _projection(G, "Paper", "SHARES_CONCEPTS")
 
 
+#: The node attributes a projection carries.
+_CARRIED = ("kind", "name")
+
+
 def _projection(G: nx.DiGraph, kind: str, rel: str) -> nx.Graph:
     # Only the nodes of one kind can start a link of ``rel``: walk their out-edges, not every edge.
     nodes = [n for n, k in G.nodes(data="kind") if k == kind]
     H = nx.Graph()
-    H.add_nodes_from((n, G.nodes[n]) for n in nodes)
+    H.add_nodes_from((n, {p: G.nodes[n][p] for p in _CARRIED if p in G.nodes[n]}) for n in nodes)
     H.add_edges_from(
         (u, v, {"weight": d.get("weight", 1)}) for u in nodes for v, d in G.succ[u].items() if d.get("rel") == rel
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -147,15 +148,18 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 best[m.concept] = (m, seen[1] + 1)
             else:
                 best[m.concept] = (seen[0], seen[1] + 1)
+        # One string per sentence and per role and field name: a paper's mentions carry each
+        # sentence as a string of their own (decoded apart), a corpus's edges by the million.
+        sentences: dict[str, str] = {}
         for key, (m, count) in best.items():
             B.add_edge(
                 node,
                 concept_node(key),
                 rel="MENTIONS",
-                role=m.role,
+                role=sys.intern(m.role),
                 text=m.text,
-                sentence=m.sentence,
-                field=m.field,
+                sentence=sentences.setdefault(m.sentence, m.sentence),
+                field=sys.intern(m.field),
                 start=m.start,
                 end=m.end,
                 count=count,
@@ -292,10 +296,12 @@ def _type_rank(t: str) -> int:
     return TYPE_ORDER.index(t) if t in TYPE_ORDER else len(TYPE_ORDER)
 
 
-def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Graph) -> nx.DiGraph:
+def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Graph, *, copy: bool = True) -> nx.DiGraph:
     """Combine the paper-concept graph with the paper-paper and concept-concept links.
 
-    Returns a new ``DiGraph``; the inputs are not changed. Undirected links are stored once,
+    Returns a new ``DiGraph``; the inputs are not changed. With ``copy=False`` the links are
+    added to ``B`` itself, which is returned (as in ``networkx.relabel_nodes``): a run does this,
+    as a copy of a corpus's graph costs as much memory as the graph. Undirected links are stored once,
     from the smaller node id to the larger, or the other way when a stated relation (which
     comes from ``B``) already joins the two that way.
 
@@ -309,7 +315,7 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
     >>> sorted((u, v, d["rel"]) for u, v, d in G.edges(data=True))
     [('paper:a', 'concept:x', 'MENTIONS'), ('paper:a', 'paper:b', 'SHARES_CONCEPTS')]
     """
-    G = B.copy()
+    G = B.copy() if copy else B
     for links, rel in ((paper_links, "SHARES_CONCEPTS"), (concept_links, "CO_OCCURS")):
         for u, v, data in links.edges(data=True):
             a, b = sorted((u, v))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from itertools import combinations
 
 import networkx as nx
+import numpy as np
+import scipy.sparse as sp
 
 
 def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2, include_generic: bool = False) -> nx.Graph:
@@ -38,12 +40,30 @@ def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2, include_generic: bool = 
     >>> list(cooccurrence(B).edges(data="weight"))
     [('concept:x', 'concept:y', 2)]
     """
-    counts: Counter[tuple[str, str]] = Counter()
-    for node, kind in B.nodes(data="kind"):
-        if kind == "Paper":
-            linked = (c for c in B.successors(node) if include_generic or not B.nodes[c].get("generic"))
-            counts.update(combinations(sorted(linked), 2))
+    papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
+    linked = {c: include_generic or not B.nodes[c].get("generic") for p in papers for c in B.successors(p)}
+    df = Counter(c for p in papers for c in B.successors(p) if linked[c])
+    # a link needs min_papers papers that mention both, so each of its concepts is in as many;
+    # columns in key order, so that a pair (i < j) is the pair of keys in order
+    concepts = sorted(c for c, n in df.items() if n >= min_papers)
+    col = {c: j for j, c in enumerate(concepts)}
+    rows, cols = array("q"), array("q")
+    for i, p in enumerate(papers):
+        for c in B.successors(p):
+            if c in col:
+                rows.append(i)
+                cols.append(col[c])
+    # papers x concepts, multiplied by itself: the pair counts in sparse arrays (a Counter of
+    # every pair a paper mentions holds millions of tuples for a corpus)
+    X = sp.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(len(papers), len(concepts)))
+    pairs = sp.triu(X.T @ X, k=1).tocoo()
+    keep = pairs.data >= min_papers
+    us, vs, ws = pairs.row[keep], pairs.col[keep], pairs.data[keep]
+    order = np.lexsort((vs, us))
     C = nx.Graph()
     C.add_nodes_from((n, d) for n, d in B.nodes(data=True) if d.get("kind") == "Concept")
-    C.add_edges_from((u, v, {"weight": w}) for (u, v), w in sorted(counts.items()) if w >= min_papers)
+    C.add_edges_from(
+        (concepts[u], concepts[v], {"weight": w})
+        for u, v, w in zip(us[order].tolist(), vs[order].tolist(), ws[order].tolist(), strict=True)
+    )
     return C

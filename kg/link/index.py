@@ -18,6 +18,7 @@ paper's strongest links. A run that only adds papers then costs what the new pap
 from __future__ import annotations
 
 import json
+from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -70,28 +71,37 @@ class LinkIndex:
         concepts = sorted(n for n, kind in G.nodes(data="kind") if kind == "Concept")
         col = {c: j for j, c in enumerate(concepts)}
         row = {p: i for i, p in enumerate(papers)}
-        rows: list[list[tuple[int, float]]] = [[] for _ in papers]
-        links: list[list[tuple[float, int]]] = [[] for _ in papers]
+        # one number per edge in typed arrays: tuples per edge would cost ten times the memory
+        p_row, p_col, p_sal = array("q"), array("q"), array("d")
+        l_u, l_v, l_w = array("q"), array("q"), array("d")
         for u, v, d in G.edges(data=True):
             rel = d.get("rel")
             if rel == "MENTIONS":
-                rows[row[u]].append((col[v], 1.0 if d.get("salience") is None else float(d["salience"])))
+                p_row.append(row[u])
+                p_col.append(col[v])
+                p_sal.append(1.0 if d.get("salience") is None else float(d["salience"]))
             elif rel == "SHARES_CONCEPTS":
-                links[row[u]].append((-d["weight"], row[v]))
-                links[row[v]].append((-d["weight"], row[u]))
-        indptr = np.cumsum([0, *map(len, rows)])
-        postings = [p for r in rows for p in sorted(r)]
-        indices = np.array([j for j, _ in postings], dtype=np.int32)
+                l_u.append(row[u])
+                l_v.append(row[v])
+                l_w.append(d["weight"])
+        rows, cols, sal = np.frombuffer(p_row, np.int64), np.frombuffer(p_col, np.int64), np.frombuffer(p_sal)
+        order = np.lexsort((sal, cols, rows))  # a paper's postings by concept
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=len(papers)))])
         # a paper's top_k are the strongest of its links: the links it was linked for, as the
         # links others keep for it are weaker (kg.link.link_papers; papers are rows in id order)
+        u, v, w = np.frombuffer(l_u, np.int64), np.frombuffer(l_v, np.int64), np.frombuffer(l_w)
+        ends, others, weights = np.concatenate([u, v]), np.concatenate([v, u]), np.concatenate([w, w])
+        ranked = np.lexsort((others, -weights, ends))  # each paper's links, strongest first (ties: row)
+        ends, others, weights = ends[ranked], others[ranked], weights[ranked]
+        first = np.searchsorted(ends, ends)  # where each paper's links start
+        place = np.arange(len(ends)) - first
+        kept = place < top_k
         topk = np.full((len(papers), top_k), -np.inf)
         nbr = np.full((len(papers), top_k), -1, dtype=np.int32)
-        for i, ls in enumerate(links):
-            best = sorted(ls)[:top_k]
-            topk[i, : len(best)] = [-w for w, _ in best]
-            nbr[i, : len(best)] = [j for _, j in best]
+        topk[ends[kept], place[kept]] = weights[kept]
+        nbr[ends[kept], place[kept]] = others[kept]
         generic = {c for c in concepts if G.nodes[c].get("generic")}
-        return cls(papers, concepts, indptr, indices, topk, nbr, np.array([s for _, s in postings]), generic)
+        return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic)
 
     # -- persistence -----------------------------------------------------------------------
 

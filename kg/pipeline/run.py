@@ -43,8 +43,9 @@ from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, Paper
 from kg.store import read_embedded, reader, update_embedded
 from kg.store.embedded import create_embedded, is_ladybug, replace_store
-from kg.viz import concept_map, full_view, paper_map, write_html
+from kg.viz import concept_map, paper_map, write_html
 from kg.viz.stored import page_graph
+from kg.viz.views import full_view_top
 
 log = logging.getLogger(__name__)
 
@@ -404,9 +405,8 @@ def link_stage(run: _Run) -> int:
     P = link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
                     top_k=link.top_k)  # fmt: skip
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
-    run.G = knowledge_graph(run.B, P, C)
-    # G is a copy of B with the links added: keeping B too would hold every node's and edge's
-    # properties twice through the analyse stage (which makes a third copy, annotate's).
+    # B becomes G: a copy would hold every node's and edge's properties twice
+    run.G = knowledge_graph(run.B, P, C, copy=False)
     run.B = nx.DiGraph()
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
@@ -437,7 +437,7 @@ def analyse_stage(run: _Run) -> int | None:
     a = analyse(run.G, seed=run.spec.analyse.seed)
     for note in a.notes:
         log.info("analyse: %s", note)
-    run.G = annotate(run.G, a)
+    run.G = annotate(run.G, a, copy=False)
     run.analytics = a
     return run.G.number_of_nodes()
 
@@ -477,8 +477,9 @@ def visualise_stage(run: _Run) -> int | None:
         return None
     if run.update and spec.outputs.store:
         return _visualise_stored(run, run.staged.path(spec.outputs.store), html)
-    shown = write_html(full_view(G), run.staged.path(html), G=G, title=spec.viz.title,
-                       max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+    H, score, total = full_view_top(G, spec.viz.max_nodes)
+    shown = write_html(H, run.staged.path(html), G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
+                       score=score, total=total).nodes  # fmt: skip
     run.report.outputs["html"] = str(html)
     for name in spec.viz.views:
         page = html.with_name(f"{name}.html")

@@ -46,13 +46,39 @@ def full_view(G: nx.DiGraph) -> nx.Graph:
     return _view(G, G.nodes, ("MENTIONS",))
 
 
+def full_view_top(G: nx.DiGraph, max_nodes: int) -> tuple[nx.Graph, dict[str, float], int]:
+    """What :func:`kg.viz.write_html` keeps of :func:`full_view` at ``max_nodes``, without the whole view.
+
+    Returns the view of the ``max_nodes`` nodes with the most ``MENTIONS`` (ties by node id),
+    their degree in the whole view and its number of nodes: ``write_html(H, score=..., total=...)``
+    draws the page ``write_html(full_view(G), max_nodes=max_nodes)`` draws, and a corpus's
+    view (every node and ``MENTIONS`` edge copied) is never built.
+
+    >>> G = nx.DiGraph()
+    >>> G.add_edges_from([("paper:a", "concept:x"), ("paper:b", "concept:x"), ("paper:b", "concept:y")], rel="MENTIONS")
+    >>> H, score, total = full_view_top(G, 2)
+    >>> sorted(H.edges()), score, total
+    ([('concept:x', 'paper:b')], {'concept:x': 2.0, 'paper:b': 2.0}, 4)
+    """
+    degree: dict[str, int] = dict.fromkeys(G, 0)
+    for u, v, rel in G.edges(data="rel"):
+        if rel == "MENTIONS":
+            degree[u] += 1
+            degree[v] += 1
+    keep = sorted(G, key=lambda n: (-degree[n], str(n)))[:max_nodes]
+    return _view(G, keep, ("MENTIONS",)), {n: float(degree[n]) for n in keep}, len(degree)
+
+
 def concept_map(G: nx.DiGraph) -> nx.Graph:
     """Research concepts linked by co-occurrence, with a ``community`` on each node.
 
     Generic concepts ("computational cost", ``generic`` true) are left out: they name no topic.
     """
-    concepts = (n for n, d in G.nodes(data=True) if d.get("kind") == "Concept" and not d.get("generic"))
-    H = _view(G, concepts, ("CO_OCCURS",), "Concept")
+    # only the concepts with a link to another are drawn: the others are not copied into the view
+    research = {n for n, d in G.nodes(data=True) if d.get("kind") == "Concept" and not d.get("generic")}
+    linked = {n for u, v, rel in G.edges(data="rel") if rel == "CO_OCCURS" and u in research and v in research
+              for n in (u, v)}  # fmt: skip
+    H = _view(G, linked, ("CO_OCCURS",), "Concept")
     H.remove_nodes_from([n for n in list(H) if H.degree(n) == 0])
     if not H:
         H.graph["empty"] = (

@@ -316,3 +316,22 @@ def test_run_acronyms_are_acronyms():
                ("English text simplification", "english text simplification")),
     )  # fmt: skip
     assert keys["b"] == ["english text simplification"] and rules["acronym from the run"] == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # ACL titles and abstracts: a long form never reaches across the title's end or a sentence
+        ("Weighted Pushdown Automata\n\nWeighted pushdown automata (WPDAs) are a generalization.",
+         {("WPDAs", "Weighted pushdown automata")}),  # the plural's s is no letter to find
+        ("MetaDistil: Knowledge Distillation with Meta Learning\n\nWe present Knowledge Distillation with Meta "
+         "Learning (MetaDistil), a simple yet effective alternative.", set()),  # a clause, with "we"
+        ("Residual Learning for Weakly-Supervised Relation Extraction\n\nDeep residual learning (ResNet) has "
+         "been applied.", set()),  # two words that spell nothing of the short form
+        ("WiDiD: What is Done is Done (WiDiD) tracks semantic change.", set()),
+        ("We use residual networks (ResNets) and text-induced corpus clean-up (TICCL).",
+         {("ResNets", "residual networks"), ("TICCL", "text-induced corpus clean-up")}),
+    ],
+)  # fmt: skip
+def test_acronym_long_forms_are_names_not_clauses(text, found):
+    assert {(a.short, a.long) for a in find_acronyms(text)} == found

@@ -288,3 +288,47 @@ def test_an_acronym_inside_a_mention_that_spells_it_out_is_not_expanded_twice(nl
     found, rules = _spans(nlp, text, [("Material", "question-answering dataset SQuAD")])
     assert found == [("question-answering dataset SQuAD", "question answering dataset squad")]
     assert rules == {"acronym left (long form in the mention)": 1}
+
+
+def test_lists_of_hyphenated_and_prepositional_concepts_split(nlp):
+    # ACL abstracts: comma lists without a conjunction, a "to" inside hyphenated words, and
+    # conjuncts that each carry their own preposition
+    text = (
+        "We submitted English-to-French, English-to-German systems and English-to-German and English-to-Chinese "
+        "translation outputs. Features are bag-of-words, bag-of-characters. We compare Chain of Thought, Program "
+        "of Thought prompting. Tasks include identification of proper nouns, identification of collocations."
+    )
+    found, rules = _spans(nlp, text, [
+        ("Task", "English-to-French, English-to-German"),
+        ("Task", "English-to-German and English-to-Chinese translation"),
+        ("Method", "bag-of-words, bag-of-characters"),
+        ("Method", "Chain of Thought, Program of Thought"),
+        ("Task", "identification of proper nouns, identification of collocations")])  # fmt: skip
+    assert found == [
+        ("English-to-French", "english to french"), ("English-to-German", "english to german"),
+        ("English-to-German", "english to german translation"),
+        ("English-to-Chinese translation", "english to chinese translation"),
+        ("bag-of-words", "bag of words"), ("bag-of-characters", "bag of characters"),
+        ("Chain of Thought", "chain of thought"), ("Program of Thought", "program of thought"),
+        ("identification of proper nouns", "identification of proper noun"),
+        ("identification of collocations", "identification of collocations"),
+    ]  # fmt: skip
+    assert rules == {"coordination split": 5}
+
+
+def test_a_preposition_over_the_whole_coordination_keeps_it_whole(nlp):
+    text = "We study the trade-off between accuracy and efficiency, and the speed and accuracy of inference."
+    found, _ = _spans(nlp, text, [("Metric", "trade-off between accuracy and efficiency"),
+                                  ("Metric", "speed and accuracy of inference")])  # fmt: skip
+    assert [k for _, k in found] == ["trade off between accuracy and efficiency", "speed and accuracy of inference"]
+
+
+def test_a_mention_cut_short_before_its_acronym_takes_the_long_form(nlp):
+    # the default sample: the NER read only the end of the long form
+    text = "We align models with Reinforcement Learning from Human Feedback (RLHF)."
+    found, _ = _spans(nlp, text, [("Method", "Human Feedback (RLHF)")])
+    assert found == [("Human Feedback (RLHF)", "reinforcement learning from human feedback")]
+    # a longer name built on the acronym keeps its own words: "document-level MT (MT)" is no cut
+    text = "We study machine translation (MT) and document-level machine translation (MT) systems."
+    found, _ = _spans(nlp, text, [("Task", "document-level machine translation (MT)")])
+    assert found == [("document-level machine translation (MT)", "document level machine translation")]

@@ -170,15 +170,11 @@ class ConceptSpans:
             for tok in span[1:-1]
             if tok.lower_ in ("and", "or") and tok.whitespace_ and doc[tok.i - 1].whitespace_
         ]
-        if not cuts or "(" in span.text:
+        # "BLEU, METEOR and ROUGE": the commas before the last conjunction cut too; without a
+        # conjunction, commas and semicolons list the concepts ("bag-of-words, bag-of-characters")
+        cuts += [t.i for t in doc[span.start : cuts[-1] if cuts else span.end - 1] if t.text in (",", ";")]
+        if not cuts or "(" in span.text or any(f in span.text.lower() for f in self.fixed_coordinations):
             return whole
-        lower = span.text.lower()
-        if any(t.lower_ in self.coordination_blockers for t in span) or any(
-            f in lower for f in self.fixed_coordinations
-        ):
-            return whole
-        # "BLEU, METEOR and ROUGE": the commas before the last conjunction cut too
-        cuts += [t.i for t in doc[span.start : cuts[-1]] if t.text == ","]
         parts, begin = [], span.start
         for cut in sorted(set(cuts)):
             parts.append(doc[begin:cut])
@@ -186,6 +182,13 @@ class ConceptSpans:
         parts.append(doc[begin : span.end])
         parts = [p for p in (self._trim(p, Counter()) for p in parts if len(p)) if p is not None]
         if len(parts) < 2 or any(not any(c.isalpha() for c in p.text) for p in parts):
+            return whole
+        # A preposition standing alone may govern the whole coordination ("trade-off between
+        # accuracy and efficiency"), unless every conjunct has its own ("identification of proper
+        # nouns, identification of collocations"); one inside a hyphenated word ("English-to-German")
+        # governs nothing.
+        blocked = [any(t.lower_ in self.coordination_blockers and _alone(t) for t in p) for p in parts]
+        if any(blocked) and not all(blocked):
             return whole
         rules["coordination split"] += len(parts) - 1
         last_words = _words(parts[-1])
@@ -211,8 +214,12 @@ class ConceptSpans:
             if tok.text == "(" and close < len(tokens) and tokens[close].text == ")" and tokens[i + 1].text in defined:
                 if kept and close < len(tokens) - 1:  # "natural language processing (NLP) tasks"
                     rules["acronym in brackets"] += 1
-                if not kept and close == len(tokens) - 1:
-                    return defined[tokens[i + 1].text]
+                long_key = defined[tokens[i + 1].text]
+                cut = self.normaliser.key("".join(t.text_with_ws for t in kept))
+                if close == len(tokens) - 1 and (not kept or f" {long_key}".endswith(f" {cut}")):
+                    # "Human Feedback (RLHF)", cut from "reinforcement learning from human feedback
+                    # (RLHF)", is the concept its acronym names
+                    return long_key
                 i = close + 1
                 continue
             kept.append(tok)
@@ -229,6 +236,14 @@ class ConceptSpans:
                 rules["acronym left (long form in the mention)"] += 1
                 return plain
         return key
+
+
+def _alone(tok: Token) -> bool:
+    """A word standing alone, not part of a hyphenated one ("to" of "English-to-German")."""
+    doc = tok.doc
+    joined_before = tok.i > 0 and not doc[tok.i - 1].whitespace_ and doc[tok.i - 1].text in "-\u2010\u2011"
+    joined_after = not tok.whitespace_ and doc[tok.i + 1 : tok.i + 2].text in ("-", "\u2010", "\u2011")
+    return not (joined_before or joined_after or tok.text in "-\u2010\u2011")
 
 
 def _words(span: Span) -> list[Span]:

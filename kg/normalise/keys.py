@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,7 +112,7 @@ class Normaliser:
         for _ in range(_MAX_PASSES):
             before = words
             words = [self._spell(w) for w in self._trim(words)]
-            if words and words[-1] not in caps:
+            if words and words[-1] not in caps and not keeps_plural(words):
                 words[-1] = self._spell(self._singular(words[-1]))
             if words == before:
                 break
@@ -181,6 +182,18 @@ class Normaliser:
         if word.endswith(("ss", "us", "is")):
             return word
         return word[:-1]
+
+
+def keeps_plural(words: Sequence[str]) -> bool:
+    """True when the last word is the object of "of", whose number is part of the name.
+
+    "mixture of experts", "bag of words", "chain of thoughts" name one thing with many parts;
+    the head is the word before "of" ("mixture"). A plural elsewhere is made singular.
+
+    >>> keeps_plural("mixture of experts".split()), keeps_plural("expert models".split())
+    (True, False)
+    """
+    return len(words) > 2 and words[-2] == "of"
 
 
 def repeats_words(key: str) -> bool:

@@ -252,6 +252,30 @@ def test_run_strips_generic_heads_from_names_of_the_run():
     assert rules["generic head stripped"] == 3
 
 
+def test_a_key_ending_in_a_known_name_keeps_its_head():
+    # the default sample: a phrase cut short ("Mixture-of-Experts Large Language") is a concept of
+    # the run, and "MoE LLMs" would lose the "model" of "language model" to it
+    keys, _, _ = _run(
+        _paper("a", "Mixture-of-Experts Large Language Models route tokens.",
+               ("Mixture-of-Experts Large Language Models", "mixture of experts large language model")),
+        _paper("b", "Mixture-of-Experts Large Language is cut.",
+               ("Mixture-of-Experts Large Language", "mixture of experts large language")),
+        known=frozenset({"language model"}),
+    )  # fmt: skip
+    assert keys["a"] == ["mixture of experts large language model"]
+
+
+def test_an_aliased_acronym_is_read_inside_longer_mentions():
+    # the default sample had "llm inference" beside "large language model inference"
+    keys, rules, _ = _run(
+        _paper("a", "Fast LLM inference on GPUs.", ("LLM inference", "llm inference")),
+        _paper("b", "Large language model inference is slow.",
+               ("Large language model inference", "large language model inference")),
+    )  # fmt: skip
+    assert keys["a"] == keys["b"] == ["large language model inference"]
+    assert rules["acronym from the run"] == 1
+
+
 def test_run_keys_do_not_depend_on_order():
     pairs = [
         _paper("a", "A data set.", ("data set", "data set")),

@@ -113,6 +113,7 @@ def test_generic_terms_are_not_concepts(norm):
     assert norm.is_generic("approach")
     assert norm.is_generic("method")
     assert norm.is_generic("this")
+    assert norm.is_generic("and") and norm.is_generic("into")  # ACL: the NER's spans of one word
     assert norm.is_generic("123")
     assert not norm.is_generic("attention mechanism")
 

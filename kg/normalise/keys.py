@@ -148,9 +148,14 @@ class Normaliser:
         return self.aliases.force.get(long_key, long_key)
 
     def is_generic(self, key: str) -> bool:
-        """True for keys that are not concepts: empty, stop-listed or only stop words."""
+        """True for keys that are not concepts: empty, stop-listed, or only stop and function words ("and", "into")."""
         words = key.split()
-        return not words or key in self.stop or all(w in self.stop for w in words) or not any(c.isalpha() for c in key)
+        return (
+            not words
+            or key in self.stop
+            or all(w in self.stop or w in self.function for w in words)
+            or not any(c.isalpha() for c in key)
+        )
 
     def _spell(self, word: str) -> str:
         if word in self.spelling:

@@ -332,3 +332,33 @@ def test_a_mention_cut_short_before_its_acronym_takes_the_long_form(nlp):
     text = "We study machine translation (MT) and document-level machine translation (MT) systems."
     found, _ = _spans(nlp, text, [("Task", "document-level machine translation (MT)")])
     assert found == [("document-level machine translation (MT)", "document level machine translation")]
+
+
+def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):
+    # ACL abstracts: the NER glued neighbours into one span
+    text = (
+        "We study Opinion Mining Opinion mining tools and large-scale industrial document analysis document "
+        "analysis, from Statistical Machine Translation to Neural Machine Translation. We train a "
+        "Sequence-to-Sequence-to-Sequence Autoencoder on the digital library of the National Library of France "
+        "and a clinical description of the findings of the radiologist."
+    )
+    found, rules = _spans(nlp, text, [
+        ("Task", "Opinion Mining Opinion mining"),
+        ("Task", "large-scale industrial document analysis document analysis"),
+        ("Method", "Statistical Machine Translation to Neural Machine Translation"),
+        ("Method", "Sequence-to-Sequence-to-Sequence Autoencoder"),
+        ("Task", "digital library of the National Library of France"),
+        ("Task", "clinical description of the findings of the radiologist")])  # fmt: skip
+    assert found == [
+        ("Opinion Mining", "opinion mining"), ("Opinion mining", "opinion mining"),
+        ("large-scale industrial document analysis", "large scale industrial document analysis"),
+        ("document analysis", "document analysis"),
+        ("Statistical Machine Translation", "statistical machine translation"),
+        ("Neural Machine Translation", "neural machine translation"),
+        # a repeat inside one hyphenated word is a name, one of function words is grammar
+        ("Sequence-to-Sequence-to-Sequence Autoencoder", "sequence to sequence to sequence autoencoder"),
+        ("digital library", "digital library"), ("National Library of France", "national library of france"),
+        ("clinical description of the findings of the radiologist",
+         "clinical description of the findings of the radiologist"),
+    ]  # fmt: skip
+    assert rules == {"repeat split": 4}

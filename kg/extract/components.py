@@ -82,7 +82,7 @@ class ConceptSpans:
             span = self._trim(ent, rules)
             if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
                 continue
-            for part, tokens in self._conjuncts(span, rules):
+            for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
                 key = defined.get(part.text) if len(tokens) == len(part) else None
                 key = key or self._key(tokens, defined, rules)
                 if norm.is_generic(key):
@@ -199,6 +199,48 @@ class ConceptSpans:
             return [(p, list(p)) for p in parts]
         head = list(doc[last_words[1].start : parts[-1].end])
         return [*((p, [*p, *head]) for p in parts[:-1]), (parts[-1], list(parts[-1]))]
+
+    def _unrepeated(
+        self, parts: list[tuple[Span, list[Token]]], rules: Counter[str]
+    ) -> Iterable[tuple[Span, list[Token]]]:
+        """Each part, cut after the first of two occurrences of a run of words with a content word.
+
+        The NER glues neighbours into one span: "Opinion Mining Opinion mining", "large-scale
+        industrial document analysis document analysis", "Statistical Machine Translation to
+        Neural Machine Translation". A cut falls between words: a run repeated inside one
+        hyphenated word is a name ("Sequence-to-Sequence-to-Sequence"), and a repeat of function
+        words is grammar ("clinical description of the findings of the radiologist").
+        """
+        for part, tokens in parts:
+            while len(tokens) == len(part) and (cut := self._repeat_cut(part)) is not None:
+                head = self._trim(part.doc[part.start : cut], Counter())
+                rest = self._trim(part.doc[cut : part.end], Counter())
+                if head is None or rest is None:
+                    break
+                rules["repeat split"] += 1
+                yield head, list(head)
+                part, tokens = rest, list(rest)
+            yield part, tokens
+
+    def _repeat_cut(self, span: Span) -> int | None:
+        """The token where ``span`` is cut (see :meth:`_unrepeated`), or None."""
+        norm = self.normaliser
+        # (word part, start and end token of the whitespace word it is in): "GPT-4-generated" is
+        # three parts of one word
+        parts: list[tuple[str, int, int]] = []
+        for word in _words(span):
+            parts += [(norm._singular(t.lower_), word.start, word.end) for t in word if any(map(str.isalnum, t.text))]
+        forms = [f for f, _, _ in parts]
+        for n in range(2, len(forms) // 2 + 1):
+            first: dict[tuple[str, ...], int] = {}
+            for i in range(len(forms) - n + 1):
+                gram = tuple(forms[i : i + n])
+                if all(g in norm.function or g in norm.stop or not g.isalpha() for g in gram):
+                    continue
+                j = first.setdefault(gram, i)
+                if j + n <= i and parts[j + n - 1][2] <= parts[i][1]:
+                    return parts[j + n - 1][2]
+        return None
 
     def _key(self, tokens: Sequence[Token], defined: dict[str, str], rules: Counter[str]) -> str:
         """The key of ``tokens``, with the acronyms the abstract defined read as their long forms.

@@ -13,8 +13,10 @@ What counts (issue 12), read with the mentions of ``mentions.jsonl`` where the r
 
 - A key *repeats a run of words* when two or more words occur twice in it ("english to french
   english to german": a list kept whole; "weighted pushdown automata weighted pushdown
-  automata": an acronym expanded twice), unless a mention writes the repeat inside one
-  hyphenated word: "Sequence-to-Sequence-to-Sequence Autoencoder" is a name, not a doubling.
+  automata": an acronym expanded twice) without overlap, and the run has a word that is no stop
+  word ("digital library of the national library of france" repeats only grammar), unless a
+  mention writes the repeat inside one hyphenated word: "Sequence-to-Sequence-to-Sequence
+  Autoencoder" is a name, not a doubling (``kg_concepts`` cuts spans by the same rule).
 - A key *ends in a function word* when its last word is a closed-class word: a stop word of
   spaCy's list less its nouns, verbs, adjectives and numerals (``CONTENT_STOP_WORDS``: "API call",
   "proper name", "TV show" end in content words), unless a mention joins that word to the one
@@ -106,14 +108,13 @@ def run_corpus(corpus: Path, n_process: int) -> Path:
 def corpus_part(folder: Path) -> dict[str, object]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from kg.normalise.keys import repeats_words
     from kg.store import read_embedded
 
     G = read_embedded(folder / "kg.lbug")
     concepts = [n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"]
     keys = [G.nodes[n]["key"] for n in concepts]
     function_words = frozenset(STOP_WORDS) - CONTENT_STOP_WORDS
-    suspects = {k for k in keys if repeats_words(k) or (k and k.split()[-1] in function_words)}
+    suspects = {k for k in keys if _repeats_content(k) or (k and k.split()[-1] in function_words)}
     written: dict[str, list[str]] = defaultdict(list)  # the mention texts of the suspect keys
     types: dict[str, set[str]] = defaultdict(set)
     sources: Counter[str] = Counter()
@@ -126,7 +127,7 @@ def corpus_part(folder: Path) -> dict[str, object]:
                     sources[m.get("source", "model")] += 1
                     if m["concept"] in suspects:
                         written[m["concept"]].append(m["text"])
-    repeating = [k for k in keys if repeats_words(k) and not any(_repeat_in_one_word(t) for t in written[k])]
+    repeating = [k for k in keys if _repeats_content(k) and not any(_repeat_in_one_word(t) for t in written[k])]
     ending = [k for k in keys if k in suspects and k.split()[-1] in function_words
               and not any(_hyphenated_end(t, k.split()[-1]) for t in written[k])]  # fmt: skip
     has_generic = any("generic" in G.nodes[n] for n in concepts)
@@ -161,6 +162,22 @@ def corpus_part(folder: Path) -> dict[str, object]:
     print("top 50 concepts by papers (key, papers, generic): "
           + "; ".join(f"{k} {c}{' G' if g else ''}" for k, c, g in figures["top50"]), file=sys.stderr)  # type: ignore[attr-defined]  # fmt: skip
     return figures
+
+
+def _repeats_content(key: str) -> bool:
+    """A run of two or more words, not all stop words, that occurs twice in ``key`` without overlap."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    words = key.split()
+    for n in range(2, len(words) // 2 + 1):
+        first: dict[tuple[str, ...], int] = {}
+        for i in range(len(words) - n + 1):
+            gram = tuple(words[i : i + n])
+            if all(w in STOP_WORDS or not w.isalpha() for w in gram):
+                continue
+            if first.setdefault(gram, i) + n <= i:
+                return True
+    return False
 
 
 def _repeat_in_one_word(text: str) -> bool:

@@ -334,13 +334,30 @@ def test_a_mention_cut_short_before_its_acronym_takes_the_long_form(nlp):
     assert found == [("document-level machine translation (MT)", "document level machine translation")]
 
 
+def test_a_shared_head_is_what_follows_the_repeated_first_conjunct(nlp):
+    # ACL abstracts
+    text = (
+        "We compare R-CNN and Faster R-CNN networks in the Flat Fine-Grained and Nested Fine-Grained Subtasks, "
+        "with data and model parallelism."
+    )
+    found, _ = _spans(nlp, text, [("Method", "R-CNN and Faster R-CNN networks"),
+                                  ("Task", "Fine-Grained and Nested Fine-Grained Subtasks"),
+                                  ("Method", "data and model parallelism")])  # fmt: skip
+    assert found == [
+        ("R-CNN", "r cnn network"), ("Faster R-CNN networks", "faster r cnn network"),
+        ("Fine-Grained", "fine grained subtask"), ("Nested Fine-Grained Subtasks", "nested fine grained subtask"),
+        ("data", "data parallelism"), ("model parallelism", "model parallelism"),
+    ]  # fmt: skip
+
+
 def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):
     # ACL abstracts: the NER glued neighbours into one span
     text = (
         "We study Opinion Mining Opinion mining tools and large-scale industrial document analysis document "
         "analysis, from Statistical Machine Translation to Neural Machine Translation. We train a "
         "Sequence-to-Sequence-to-Sequence Autoencoder on the digital library of the National Library of France "
-        "and a clinical description of the findings of the radiologist."
+        "and a clinical description of the findings of the radiologist. A Convolutional Neural Network (CNN) "
+        "based deep neural network model."
     )
     found, rules = _spans(nlp, text, [
         ("Task", "Opinion Mining Opinion mining"),
@@ -348,7 +365,8 @@ def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):
         ("Method", "Statistical Machine Translation to Neural Machine Translation"),
         ("Method", "Sequence-to-Sequence-to-Sequence Autoencoder"),
         ("Task", "digital library of the National Library of France"),
-        ("Task", "clinical description of the findings of the radiologist")])  # fmt: skip
+        ("Task", "clinical description of the findings of the radiologist"),
+        ("Method", "Convolutional Neural Network (CNN) based deep neural network model")])  # fmt: skip
     assert found == [
         ("Opinion Mining", "opinion mining"), ("Opinion mining", "opinion mining"),
         ("large-scale industrial document analysis", "large scale industrial document analysis"),
@@ -360,5 +378,8 @@ def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):
         ("digital library", "digital library"), ("National Library of France", "national library of france"),
         ("clinical description of the findings of the radiologist",
          "clinical description of the findings of the radiologist"),
+        # the bracket of the first is left out of both
+        ("Convolutional Neural Network", "convolutional neural network"),
+        ("based deep neural network model", "based deep neural network model"),
     ]  # fmt: skip
-    assert rules == {"repeat split": 4}
+    assert rules["repeat split"] == 5

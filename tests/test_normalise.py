@@ -68,6 +68,13 @@ def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):
         ("in-context learning", "in context learning"),
         ("fine-tuning them", "fine tuning"),  # pronouns too (ACL abstracts)
         ("pre-training it", "pretraining"),
+        # ACL keys that ended in closed-class words
+        ("cross-entropy objective throughout", "cross entropy objective"),
+        ("NMT during", "neural machine translation"),
+        ("fine-tuning various", "fine tuning"),
+        ("lexicon-based ones", "lexicon based"),
+        ("bottom-up", "bottom up"),  # a particle that ends a hyphenated word stays
+        ("trade-off", "trade off"),
     ],
 )
 def test_function_and_naming_words_leave_the_edges(norm, text, key):

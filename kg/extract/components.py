@@ -198,7 +198,12 @@ class ConceptSpans:
         if not shared:
             return [(p, list(p)) for p in parts]
         head = list(doc[last_words[1].start : parts[-1].end])
-        return [*((p, [*p, *head]) for p in parts[:-1]), (parts[-1], list(parts[-1]))]
+        # "R-CNN and Faster R-CNN networks": the head is "networks", not "R-CNN networks"
+        after = list(doc[last_words[2].start : parts[-1].end]) if len(last_words) > 2 else head
+        return [
+            *((p, [*p, *(after if p.text.lower() == last_words[1].text.lower() else head)]) for p in parts[:-1]),
+            (parts[-1], list(parts[-1])),
+        ]
 
     def _unrepeated(
         self, parts: list[tuple[Span, list[Token]]], rules: Counter[str]
@@ -213,14 +218,21 @@ class ConceptSpans:
         """
         for part, tokens in parts:
             while len(tokens) == len(part) and (cut := self._repeat_cut(part)) is not None:
-                head = self._trim(part.doc[part.start : cut], Counter())
-                rest = self._trim(part.doc[cut : part.end], Counter())
+                head, rest = self._piece(part.doc[part.start : cut]), self._piece(part.doc[cut : part.end])
                 if head is None or rest is None:
                     break
                 rules["repeat split"] += 1
                 yield head, list(head)
                 part, tokens = rest, list(rest)
             yield part, tokens
+
+    def _piece(self, span: Span) -> Span | None:
+        """``span`` trimmed, without a bracket the cut left open or closed ("(CNN) based ..." -> "based ...")."""
+        trimmed = self._trim(span, Counter())
+        if trimmed is None:
+            return None
+        start, end = _balanced(trimmed)
+        return self._trim(span.doc[start:end], Counter()) if end > start else None
 
     def _repeat_cut(self, span: Span) -> int | None:
         """The token where ``span`` is cut (see :meth:`_unrepeated`), or None."""

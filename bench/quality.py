@@ -131,7 +131,9 @@ def corpus_part(folder: Path) -> dict[str, object]:
     ending = [k for k in keys if k in suspects and k.split()[-1] in function_words
               and not any(_hyphenated_end(t, k.split()[-1]) for t in written[k])]  # fmt: skip
     has_generic = any("generic" in G.nodes[n] for n in concepts)
-    top = sorted(concepts, key=lambda n: (-G.nodes[n].get("paper_count", 0), n))[:50]
+    by_papers = sorted(concepts, key=lambda n: (-G.nodes[n].get("paper_count", 0), n))
+    top = by_papers[:50]
+    shown = [n for n in by_papers if not G.nodes[n].get("generic")][:50]
     generic = {n for n in concepts if G.nodes[n].get("generic")}
     links = [(u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") == "SHARES_CONCEPTS"]
     only_generic = sum(
@@ -153,14 +155,18 @@ def corpus_part(folder: Path) -> dict[str, object]:
         "links": len(links),
         "links_only_generic": round(only_generic / len(links), 4) if has_generic and links else None,
         "top50": [(G.nodes[n]["key"], G.nodes[n].get("paper_count", 0), bool(G.nodes[n].get("generic"))) for n in top],
+        # what top lists show (generic concepts hidden), with types: to read for concepts still generic
+        "top50_shown": [(G.nodes[n]["key"], G.nodes[n].get("paper_count", 0), G.nodes[n].get("type")) for n in shown],
     }
     for k, v in figures.items():
         if k in ("repeating", "ending_in_function_word"):
             print(f"{k} ({len(v)}, 30 shown): {v[:30]}", file=sys.stderr)  # type: ignore[arg-type]
-        elif k != "top50":
+        elif k not in ("top50", "top50_shown"):
             print(f"{k}: {v}", file=sys.stderr)
     print("top 50 concepts by papers (key, papers, generic): "
           + "; ".join(f"{k} {c}{' G' if g else ''}" for k, c, g in figures["top50"]), file=sys.stderr)  # type: ignore[attr-defined]  # fmt: skip
+    print("top 50 shown, generic hidden (key, papers, type): "
+          + "; ".join(f"{k} {c} {t}" for k, c, t in figures["top50_shown"]), file=sys.stderr)  # type: ignore[attr-defined]  # fmt: skip
     return figures
 
 

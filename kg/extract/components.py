@@ -7,6 +7,7 @@ role the paper gives it (``span._.role``). Both read their word lists from ``con
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -20,6 +21,7 @@ from kg.normalise import Normaliser, find_acronyms
 from kg.normalise.keys import repeats_words
 
 SPANS_KEY = "kg"
+_WORD_PARTS = re.compile(r"[^\W_]+")
 #: ``doc.user_data`` key of the counts of the key rules that fired in a document.
 RULES = "kg_rules"
 #: NER label -> kg concept type; ``Method`` spans are split into Method and Technique, and a
@@ -238,10 +240,10 @@ class ConceptSpans:
         """The token where ``span`` is cut (see :meth:`_unrepeated`), or None."""
         norm = self.normaliser
         # (word part, start and end token of the whitespace word it is in): "GPT-4-generated" is
-        # three parts of one word
+        # three parts of one word, in one token or several
         parts: list[tuple[str, int, int]] = []
         for word in _words(span):
-            parts += [(norm._singular(t.lower_), word.start, word.end) for t in word if any(map(str.isalnum, t.text))]
+            parts += [(norm._singular(w), word.start, word.end) for t in word for w in _WORD_PARTS.findall(t.lower_)]
         forms = [f for f, _, _ in parts]
         for n in range(2, len(forms) // 2 + 1):
             first: dict[tuple[str, ...], int] = {}

@@ -8,6 +8,21 @@ on ``--corpus``) and prints: keys, keys that repeat a run of words, keys ending 
 word, concepts with more than one type, generic concepts among the 50 with most papers (and
 that list), and the share of paper-paper links that rest only on generic concepts. Ends with
 one JSON line. Run: .venv/bin/python bench/quality.py [--skip-corpus] [--run DIR | --corpus PATH]
+
+What counts (issue 12), read with the mentions of ``mentions.jsonl`` where the run has them:
+
+- A key *repeats a run of words* when two or more words occur twice in it ("english to french
+  english to german": a list kept whole; "weighted pushdown automata weighted pushdown
+  automata": an acronym expanded twice) without overlap, and the run has a word that is no stop
+  word ("digital library of the national library of france" repeats only grammar), unless a
+  mention writes the repeat inside one hyphenated word: "Sequence-to-Sequence-to-Sequence
+  Autoencoder" is a name, not a doubling (``kg_concepts`` cuts spans by the same rule).
+- A key *ends in a function word* when its last word is a closed-class word: a stop word of
+  spaCy's list less its nouns, verbs, adjectives and numerals (``CONTENT_STOP_WORDS``: "API call",
+  "proper name", "TV show" end in content words), unless a mention joins that word to the one
+  before it by a hyphen: the particle of "bottom-up", "encoder-only", "trade-off" is part of a
+  compound word, and cutting it would make "bottom", "encoder", "trade". The share of keys ending
+  in any spaCy stop word is printed beside it (``keys_ending_in_stop_word``).
 """
 
 from __future__ import annotations
@@ -15,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,6 +44,15 @@ KEYPHRASES = SHARED / "keyphrases"
 CORPUS = SHARED / "corpus" / "acl-anthology-abstracts.jsonl.gz"
 PIPELINE = ROOT / "pipelines" / "acl-full.toml"
 YAKE_TOP = 15
+#: Open-class words of spaCy's stop list: nouns, verbs, adjectives and numerals.
+CONTENT_STOP_WORDS = frozenset({
+    "amount", "back", "bottom", "call", "empty", "front", "full", "name", "part", "side", "top", "whole",
+    "serious", "show", "move", "keep", "give", "go", "get", "make", "made", "put", "say", "see", "seem",
+    "seemed", "seeming", "seems", "take", "become", "became", "becomes", "becoming", "done", "used", "due",
+    "last", "first", "third", "two", "three", "four", "five", "six", "eight", "nine", "ten", "eleven",
+    "twelve", "fifteen", "twenty", "forty", "fifty", "sixty", "hundred",
+})  # fmt: skip
+_HYPHENS = "-\u2010\u2011\u2012\u2013"
 
 
 def keyphrase_part(folder: Path, n_process: int) -> dict[str, object]:
@@ -83,12 +108,14 @@ def run_corpus(corpus: Path, n_process: int) -> Path:
 def corpus_part(folder: Path) -> dict[str, object]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from kg.normalise.keys import repeats_words
     from kg.store import read_embedded
 
     G = read_embedded(folder / "kg.lbug")
     concepts = [n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"]
     keys = [G.nodes[n]["key"] for n in concepts]
+    function_words = frozenset(STOP_WORDS) - CONTENT_STOP_WORDS
+    suspects = {k for k in keys if _repeats_content(k) or (k and k.split()[-1] in function_words)}
+    written: dict[str, list[str]] = defaultdict(list)  # the mention texts of the suspect keys
     types: dict[str, set[str]] = defaultdict(set)
     sources: Counter[str] = Counter()
     mentions_path = folder / "mentions.jsonl"
@@ -98,8 +125,15 @@ def corpus_part(folder: Path) -> dict[str, object]:
                 for m in json.loads(line).get("mentions", []):
                     types[m["concept"]].add(m["type"])
                     sources[m.get("source", "model")] += 1
+                    if m["concept"] in suspects:
+                        written[m["concept"]].append(m["text"])
+    repeating = [k for k in keys if _repeats_content(k) and not any(_repeat_in_one_word(t) for t in written[k])]
+    ending = [k for k in keys if k in suspects and k.split()[-1] in function_words
+              and not any(_hyphenated_end(t, k.split()[-1]) for t in written[k])]  # fmt: skip
     has_generic = any("generic" in G.nodes[n] for n in concepts)
-    top = sorted(concepts, key=lambda n: (-G.nodes[n].get("paper_count", 0), n))[:50]
+    by_papers = sorted(concepts, key=lambda n: (-G.nodes[n].get("paper_count", 0), n))
+    top = by_papers[:50]
+    shown = [n for n in by_papers if not G.nodes[n].get("generic")][:50]
     generic = {n for n in concepts if G.nodes[n].get("generic")}
     links = [(u, v, d) for u, v, d in G.edges(data=True) if d.get("rel") == "SHARES_CONCEPTS"]
     only_generic = sum(
@@ -109,8 +143,11 @@ def corpus_part(folder: Path) -> dict[str, object]:
     figures: dict[str, object] = {
         "papers": sum(1 for _, d in G.nodes(data=True) if d.get("kind") == "Paper"),
         "keys": len(keys),
-        "keys_repeating_words": sum(repeats_words(k) for k in keys),
-        "keys_ending_in_function_word": round(sum(k.split()[-1] in STOP_WORDS for k in keys if k) / n_keys, 5),
+        "keys_repeating_words": len(repeating),
+        "keys_ending_in_function_word": round(len(ending) / n_keys, 5),
+        "keys_ending_in_stop_word": round(sum(k.split()[-1] in STOP_WORDS for k in keys if k) / n_keys, 5),
+        "repeating": sorted(repeating),
+        "ending_in_function_word": sorted(ending),
         "concepts_with_several_types": sum(len(t) > 1 for t in types.values()) if types else None,
         "mentions_by_source": dict(sources),
         "generic_flags": "present" if has_generic else "absent",
@@ -118,13 +155,47 @@ def corpus_part(folder: Path) -> dict[str, object]:
         "links": len(links),
         "links_only_generic": round(only_generic / len(links), 4) if has_generic and links else None,
         "top50": [(G.nodes[n]["key"], G.nodes[n].get("paper_count", 0), bool(G.nodes[n].get("generic"))) for n in top],
+        # what top lists show (generic concepts hidden), with types: to read for concepts still generic
+        "top50_shown": [(G.nodes[n]["key"], G.nodes[n].get("paper_count", 0), G.nodes[n].get("type")) for n in shown],
     }
     for k, v in figures.items():
-        if k != "top50":
+        if k in ("repeating", "ending_in_function_word"):
+            print(f"{k} ({len(v)}, 30 shown): {v[:30]}", file=sys.stderr)  # type: ignore[arg-type]
+        elif k not in ("top50", "top50_shown"):
             print(f"{k}: {v}", file=sys.stderr)
     print("top 50 concepts by papers (key, papers, generic): "
           + "; ".join(f"{k} {c}{' G' if g else ''}" for k, c, g in figures["top50"]), file=sys.stderr)  # type: ignore[attr-defined]  # fmt: skip
+    print("top 50 shown, generic hidden (key, papers, type): "
+          + "; ".join(f"{k} {c} {t}" for k, c, t in figures["top50_shown"]), file=sys.stderr)  # type: ignore[attr-defined]  # fmt: skip
     return figures
+
+
+def _repeats_content(key: str) -> bool:
+    """A run of two or more words, not all stop words, that occurs twice in ``key`` without overlap."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    words = key.split()
+    for n in range(2, len(words) // 2 + 1):
+        first: dict[tuple[str, ...], int] = {}
+        for i in range(len(words) - n + 1):
+            gram = tuple(words[i : i + n])
+            if all(w in STOP_WORDS or not w.isalpha() for w in gram):
+                continue
+            if first.setdefault(gram, i) + n <= i:
+                return True
+    return False
+
+
+def _repeat_in_one_word(text: str) -> bool:
+    """A mention that writes a repeated run inside one hyphenated word ("Yes-Yes-Yes", "image-to-text-to-text")."""
+    from kg.normalise.keys import repeats_words
+
+    return any(repeats_words(re.sub(r"[\W_]+", " ", w.lower())) for w in text.split() if any(c in w for c in _HYPHENS))
+
+
+def _hyphenated_end(text: str, word: str) -> bool:
+    """A mention whose last word is ``word`` joined to the one before by a hyphen ("bottom-up")."""
+    return re.search(rf"\w[{_HYPHENS}]{re.escape(word)}\W*$", text, re.IGNORECASE) is not None
 
 
 def main() -> None:

@@ -288,3 +288,101 @@ def test_an_acronym_inside_a_mention_that_spells_it_out_is_not_expanded_twice(nl
     found, rules = _spans(nlp, text, [("Material", "question-answering dataset SQuAD")])
     assert found == [("question-answering dataset SQuAD", "question answering dataset squad")]
     assert rules == {"acronym left (long form in the mention)": 1}
+
+
+def test_lists_of_hyphenated_and_prepositional_concepts_split(nlp):
+    # ACL abstracts: comma lists without a conjunction, a "to" inside hyphenated words, and
+    # conjuncts that each carry their own preposition
+    text = (
+        "We submitted English-to-French, English-to-German systems and English-to-German and English-to-Chinese "
+        "translation outputs. Features are bag-of-words, bag-of-characters. We compare Chain of Thought, Program "
+        "of Thought prompting. Tasks include identification of proper nouns, identification of collocations."
+    )
+    found, rules = _spans(nlp, text, [
+        ("Task", "English-to-French, English-to-German"),
+        ("Task", "English-to-German and English-to-Chinese translation"),
+        ("Method", "bag-of-words, bag-of-characters"),
+        ("Method", "Chain of Thought, Program of Thought"),
+        ("Task", "identification of proper nouns, identification of collocations")])  # fmt: skip
+    assert found == [
+        ("English-to-French", "english to french"), ("English-to-German", "english to german"),
+        ("English-to-German", "english to german translation"),
+        ("English-to-Chinese translation", "english to chinese translation"),
+        ("bag-of-words", "bag of words"), ("bag-of-characters", "bag of characters"),
+        ("Chain of Thought", "chain of thought"), ("Program of Thought", "program of thought"),
+        ("identification of proper nouns", "identification of proper noun"),
+        ("identification of collocations", "identification of collocations"),
+    ]  # fmt: skip
+    assert rules == {"coordination split": 5}
+
+
+def test_a_preposition_over_the_whole_coordination_keeps_it_whole(nlp):
+    text = "We study the trade-off between accuracy and efficiency, and the speed and accuracy of inference."
+    found, _ = _spans(nlp, text, [("Metric", "trade-off between accuracy and efficiency"),
+                                  ("Metric", "speed and accuracy of inference")])  # fmt: skip
+    assert [k for _, k in found] == ["trade off between accuracy and efficiency", "speed and accuracy of inference"]
+
+
+def test_a_mention_cut_short_before_its_acronym_takes_the_long_form(nlp):
+    # the default sample: the NER read only the end of the long form
+    text = "We align models with Reinforcement Learning from Human Feedback (RLHF)."
+    found, _ = _spans(nlp, text, [("Method", "Human Feedback (RLHF)")])
+    assert found == [("Human Feedback (RLHF)", "reinforcement learning from human feedback")]
+    # a longer name built on the acronym keeps its own words: "document-level MT (MT)" is no cut
+    text = "We study machine translation (MT) and document-level machine translation (MT) systems."
+    found, _ = _spans(nlp, text, [("Task", "document-level machine translation (MT)")])
+    assert found == [("document-level machine translation (MT)", "document level machine translation")]
+
+
+def test_a_shared_head_is_what_follows_the_repeated_first_conjunct(nlp):
+    # ACL abstracts
+    text = (
+        "We compare R-CNN and Faster R-CNN networks in the Flat Fine-Grained and Nested Fine-Grained Subtasks, "
+        "with data and model parallelism."
+    )
+    found, _ = _spans(nlp, text, [("Method", "R-CNN and Faster R-CNN networks"),
+                                  ("Task", "Fine-Grained and Nested Fine-Grained Subtasks"),
+                                  ("Method", "data and model parallelism")])  # fmt: skip
+    assert found == [
+        ("R-CNN", "r cnn network"), ("Faster R-CNN networks", "faster r cnn network"),
+        ("Fine-Grained", "fine grained subtask"), ("Nested Fine-Grained Subtasks", "nested fine grained subtask"),
+        ("data", "data parallelism"), ("model parallelism", "model parallelism"),
+    ]  # fmt: skip
+
+
+def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):
+    # ACL abstracts: the NER glued neighbours into one span
+    text = (
+        "We study Opinion Mining Opinion mining tools and large-scale industrial document analysis document "
+        "analysis, from Statistical Machine Translation to Neural Machine Translation. We train a "
+        "Sequence-to-Sequence-to-Sequence Autoencoder on the digital library of the National Library of France "
+        "and a clinical description of the findings of the radiologist. A Convolutional Neural Network (CNN) "
+        "based deep neural network model. We used Llama-3-8b (QLF-Llama-3)."
+    )
+    found, rules = _spans(nlp, text, [
+        ("Task", "Opinion Mining Opinion mining"),
+        ("Task", "large-scale industrial document analysis document analysis"),
+        ("Method", "Statistical Machine Translation to Neural Machine Translation"),
+        ("Method", "Sequence-to-Sequence-to-Sequence Autoencoder"),
+        ("Task", "digital library of the National Library of France"),
+        ("Task", "clinical description of the findings of the radiologist"),
+        ("Method", "Convolutional Neural Network (CNN) based deep neural network model"),
+        ("Method", "Llama-3-8b (QLF-Llama-3)")])  # fmt: skip
+    assert found == [
+        ("Opinion Mining", "opinion mining"), ("Opinion mining", "opinion mining"),
+        ("large-scale industrial document analysis", "large scale industrial document analysis"),
+        ("document analysis", "document analysis"),
+        ("Statistical Machine Translation", "statistical machine translation"),
+        ("Neural Machine Translation", "neural machine translation"),
+        # a repeat inside one hyphenated word is a name, one of function words is grammar
+        ("Sequence-to-Sequence-to-Sequence Autoencoder", "sequence to sequence to sequence autoencoder"),
+        ("digital library", "digital library"), ("National Library of France", "national library of france"),
+        ("clinical description of the findings of the radiologist",
+         "clinical description of the findings of the radiologist"),
+        # the bracket of the first is left out of both
+        ("Convolutional Neural Network", "convolutional neural network"),
+        ("based deep neural network model", "based deep neural network model"),
+        # hyphenated names with digits are one token each: their parts still count
+        ("Llama-3-8b", "llama 3 8b"), ("QLF-Llama-3", "qlf llama 3"),
+    ]  # fmt: skip
+    assert rules["repeat split"] == 6

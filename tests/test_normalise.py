@@ -68,6 +68,13 @@ def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):
         ("in-context learning", "in context learning"),
         ("fine-tuning them", "fine tuning"),  # pronouns too (ACL abstracts)
         ("pre-training it", "pretraining"),
+        # ACL keys that ended in closed-class words
+        ("cross-entropy objective throughout", "cross entropy objective"),
+        ("NMT during", "neural machine translation"),
+        ("fine-tuning various", "fine tuning"),
+        ("lexicon-based ones", "lexicon based"),
+        ("bottom-up", "bottom up"),  # a particle that ends a hyphenated word stays
+        ("trade-off", "trade off"),
     ],
 )
 def test_function_and_naming_words_leave_the_edges(norm, text, key):
@@ -113,6 +120,7 @@ def test_generic_terms_are_not_concepts(norm):
     assert norm.is_generic("approach")
     assert norm.is_generic("method")
     assert norm.is_generic("this")
+    assert norm.is_generic("and") and norm.is_generic("into")  # ACL: the NER's spans of one word
     assert norm.is_generic("123")
     assert not norm.is_generic("attention mechanism")
 
@@ -252,6 +260,30 @@ def test_run_strips_generic_heads_from_names_of_the_run():
     assert rules["generic head stripped"] == 3
 
 
+def test_a_key_ending_in_a_known_name_keeps_its_head():
+    # the default sample: a phrase cut short ("Mixture-of-Experts Large Language") is a concept of
+    # the run, and "MoE LLMs" would lose the "model" of "language model" to it
+    keys, _, _ = _run(
+        _paper("a", "Mixture-of-Experts Large Language Models route tokens.",
+               ("Mixture-of-Experts Large Language Models", "mixture of experts large language model")),
+        _paper("b", "Mixture-of-Experts Large Language is cut.",
+               ("Mixture-of-Experts Large Language", "mixture of experts large language")),
+        known=frozenset({"language model"}),
+    )  # fmt: skip
+    assert keys["a"] == ["mixture of experts large language model"]
+
+
+def test_an_aliased_acronym_is_read_inside_longer_mentions():
+    # the default sample had "llm inference" beside "large language model inference"
+    keys, rules, _ = _run(
+        _paper("a", "Fast LLM inference on GPUs.", ("LLM inference", "llm inference")),
+        _paper("b", "Large language model inference is slow.",
+               ("Large language model inference", "large language model inference")),
+    )  # fmt: skip
+    assert keys["a"] == keys["b"] == ["large language model inference"]
+    assert rules["acronym from the run"] == 1
+
+
 def test_run_keys_do_not_depend_on_order():
     pairs = [
         _paper("a", "A data set.", ("data set", "data set")),
@@ -316,3 +348,22 @@ def test_run_acronyms_are_acronyms():
                ("English text simplification", "english text simplification")),
     )  # fmt: skip
     assert keys["b"] == ["english text simplification"] and rules["acronym from the run"] == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # ACL titles and abstracts: a long form never reaches across the title's end or a sentence
+        ("Weighted Pushdown Automata\n\nWeighted pushdown automata (WPDAs) are a generalization.",
+         {("WPDAs", "Weighted pushdown automata")}),  # the plural's s is no letter to find
+        ("MetaDistil: Knowledge Distillation with Meta Learning\n\nWe present Knowledge Distillation with Meta "
+         "Learning (MetaDistil), a simple yet effective alternative.", set()),  # a clause, with "we"
+        ("Residual Learning for Weakly-Supervised Relation Extraction\n\nDeep residual learning (ResNet) has "
+         "been applied.", set()),  # two words that spell nothing of the short form
+        ("WiDiD: What is Done is Done (WiDiD) tracks semantic change.", set()),
+        ("We use residual networks (ResNets) and text-induced corpus clean-up (TICCL).",
+         {("ResNets", "residual networks"), ("TICCL", "text-induced corpus clean-up")}),
+    ],
+)  # fmt: skip
+def test_acronym_long_forms_are_names_not_clauses(text, found):
+    assert {(a.short, a.long) for a in find_acronyms(text)} == found

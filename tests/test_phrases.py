@@ -95,3 +95,11 @@ def test_unknown_feature_weight_is_a_config_error(tmp_path):
     settings.write_text("[weights]\nbias = 1.0\nlength = 2.0\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="length"):
         Phrases(settings=settings)
+
+
+def test_phrase_types_read_from_the_key():
+    # the default sample typed "quantization" a Problem by its -tion ending alone
+    phrases = Phrases()
+    assert [phrases._type(k) for k in ("quantization", "post training quantization", "knowledge distillation",
+                                       "semantic segmentation", "recommendation task", "latent aspect")] == [
+        "Technique", "Technique", "Technique", "Problem", "Problem", "Technique"]  # fmt: skip

@@ -115,3 +115,13 @@ def test_old_mentions_load_with_full_confidence():
     old = {"text": "BERT", "type": "Method", "start": 0, "end": 4, "sentence": "", "role": "uses", "concept": "bert"}
     m = Mention(**old)
     assert m.confidence == 1.0
+
+
+def test_a_key_ending_in_a_model_word_is_no_problem():
+    # the default sample: "MLLMs" (its head is no model word) made "multimodal large language model" a Problem
+    votes = [("multimodal large language model", "Problem", 0.5)] * 3 + [
+        ("multimodal large language model", "Technique", 1.0), ("federated learning", "Problem", 0.5),
+        ("machine translation", "Problem", 0.5), ("question answering dataset", "Dataset", 1.0)]  # fmt: skip
+    assert decide_types(votes) == {
+        "multimodal large language model": "Technique", "federated learning": "Technique",
+        "machine translation": "Problem", "question answering dataset": "Dataset"}  # fmt: skip

@@ -7,6 +7,7 @@ role the paper gives it (``span._.role``). Both read their word lists from ``con
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -20,6 +21,7 @@ from kg.normalise import Normaliser, find_acronyms
 from kg.normalise.keys import repeats_words
 
 SPANS_KEY = "kg"
+_WORD_PARTS = re.compile(r"[^\W_]+")
 #: ``doc.user_data`` key of the counts of the key rules that fired in a document.
 RULES = "kg_rules"
 #: NER label -> kg concept type; ``Method`` spans are split into Method and Technique, and a
@@ -82,7 +84,7 @@ class ConceptSpans:
             span = self._trim(ent, rules)
             if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
                 continue
-            for part, tokens in self._conjuncts(span, rules):
+            for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
                 key = defined.get(part.text) if len(tokens) == len(part) else None
                 key = key or self._key(tokens, defined, rules)
                 if norm.is_generic(key):
@@ -170,15 +172,11 @@ class ConceptSpans:
             for tok in span[1:-1]
             if tok.lower_ in ("and", "or") and tok.whitespace_ and doc[tok.i - 1].whitespace_
         ]
-        if not cuts or "(" in span.text:
+        # "BLEU, METEOR and ROUGE": the commas before the last conjunction cut too; without a
+        # conjunction, commas and semicolons list the concepts ("bag-of-words, bag-of-characters")
+        cuts += [t.i for t in doc[span.start : cuts[-1] if cuts else span.end - 1] if t.text in (",", ";")]
+        if not cuts or "(" in span.text or any(f in span.text.lower() for f in self.fixed_coordinations):
             return whole
-        lower = span.text.lower()
-        if any(t.lower_ in self.coordination_blockers for t in span) or any(
-            f in lower for f in self.fixed_coordinations
-        ):
-            return whole
-        # "BLEU, METEOR and ROUGE": the commas before the last conjunction cut too
-        cuts += [t.i for t in doc[span.start : cuts[-1]] if t.text == ","]
         parts, begin = [], span.start
         for cut in sorted(set(cuts)):
             parts.append(doc[begin:cut])
@@ -186,6 +184,13 @@ class ConceptSpans:
         parts.append(doc[begin : span.end])
         parts = [p for p in (self._trim(p, Counter()) for p in parts if len(p)) if p is not None]
         if len(parts) < 2 or any(not any(c.isalpha() for c in p.text) for p in parts):
+            return whole
+        # A preposition standing alone may govern the whole coordination ("trade-off between
+        # accuracy and efficiency"), unless every conjunct has its own ("identification of proper
+        # nouns, identification of collocations"); one inside a hyphenated word ("English-to-German")
+        # governs nothing.
+        blocked = [any(t.lower_ in self.coordination_blockers and _alone(t) for t in p) for p in parts]
+        if any(blocked) and not all(blocked):
             return whole
         rules["coordination split"] += len(parts) - 1
         last_words = _words(parts[-1])
@@ -195,7 +200,61 @@ class ConceptSpans:
         if not shared:
             return [(p, list(p)) for p in parts]
         head = list(doc[last_words[1].start : parts[-1].end])
-        return [*((p, [*p, *head]) for p in parts[:-1]), (parts[-1], list(parts[-1]))]
+        # "R-CNN and Faster R-CNN networks": the head is "networks", not "R-CNN networks"
+        after = list(doc[last_words[2].start : parts[-1].end]) if len(last_words) > 2 else head
+        return [
+            *((p, [*p, *(after if p.text.lower() == last_words[1].text.lower() else head)]) for p in parts[:-1]),
+            (parts[-1], list(parts[-1])),
+        ]
+
+    def _unrepeated(
+        self, parts: list[tuple[Span, list[Token]]], rules: Counter[str]
+    ) -> Iterable[tuple[Span, list[Token]]]:
+        """Each part, cut after the first of two occurrences of a run of words with a content word.
+
+        The NER glues neighbours into one span: "Opinion Mining Opinion mining", "large-scale
+        industrial document analysis document analysis", "Statistical Machine Translation to
+        Neural Machine Translation". A cut falls between words: a run repeated inside one
+        hyphenated word is a name ("Sequence-to-Sequence-to-Sequence"), and a repeat of function
+        words is grammar ("clinical description of the findings of the radiologist").
+        """
+        for part, tokens in parts:
+            while len(tokens) == len(part) and (cut := self._repeat_cut(part)) is not None:
+                head, rest = self._piece(part.doc[part.start : cut]), self._piece(part.doc[cut : part.end])
+                if head is None or rest is None:
+                    break
+                rules["repeat split"] += 1
+                yield head, list(head)
+                part, tokens = rest, list(rest)
+            yield part, tokens
+
+    def _piece(self, span: Span) -> Span | None:
+        """``span`` trimmed, without a bracket the cut left open or closed ("(CNN) based ..." -> "based ...")."""
+        trimmed = self._trim(span, Counter())
+        if trimmed is None:
+            return None
+        start, end = _balanced(trimmed)
+        return self._trim(span.doc[start:end], Counter()) if end > start else None
+
+    def _repeat_cut(self, span: Span) -> int | None:
+        """The token where ``span`` is cut (see :meth:`_unrepeated`), or None."""
+        norm = self.normaliser
+        # (word part, start and end token of the whitespace word it is in): "GPT-4-generated" is
+        # three parts of one word, in one token or several
+        parts: list[tuple[str, int, int]] = []
+        for word in _words(span):
+            parts += [(norm._singular(w), word.start, word.end) for t in word for w in _WORD_PARTS.findall(t.lower_)]
+        forms = [f for f, _, _ in parts]
+        for n in range(2, len(forms) // 2 + 1):
+            first: dict[tuple[str, ...], int] = {}
+            for i in range(len(forms) - n + 1):
+                gram = tuple(forms[i : i + n])
+                if all(g in norm.function or g in norm.stop or not g.isalpha() for g in gram):
+                    continue
+                j = first.setdefault(gram, i)
+                if j + n <= i and parts[j + n - 1][2] <= parts[i][1]:
+                    return parts[j + n - 1][2]
+        return None
 
     def _key(self, tokens: Sequence[Token], defined: dict[str, str], rules: Counter[str]) -> str:
         """The key of ``tokens``, with the acronyms the abstract defined read as their long forms.
@@ -211,8 +270,12 @@ class ConceptSpans:
             if tok.text == "(" and close < len(tokens) and tokens[close].text == ")" and tokens[i + 1].text in defined:
                 if kept and close < len(tokens) - 1:  # "natural language processing (NLP) tasks"
                     rules["acronym in brackets"] += 1
-                if not kept and close == len(tokens) - 1:
-                    return defined[tokens[i + 1].text]
+                long_key = defined[tokens[i + 1].text]
+                cut = self.normaliser.key("".join(t.text_with_ws for t in kept))
+                if close == len(tokens) - 1 and (not kept or f" {long_key}".endswith(f" {cut}")):
+                    # "Human Feedback (RLHF)", cut from "reinforcement learning from human feedback
+                    # (RLHF)", is the concept its acronym names
+                    return long_key
                 i = close + 1
                 continue
             kept.append(tok)
@@ -229,6 +292,14 @@ class ConceptSpans:
                 rules["acronym left (long form in the mention)"] += 1
                 return plain
         return key
+
+
+def _alone(tok: Token) -> bool:
+    """A word standing alone, not part of a hyphenated one ("to" of "English-to-German")."""
+    doc = tok.doc
+    joined_before = tok.i > 0 and not doc[tok.i - 1].whitespace_ and doc[tok.i - 1].text in "-\u2010\u2011"
+    joined_after = not tok.whitespace_ and doc[tok.i + 1 : tok.i + 2].text in ("-", "\u2010", "\u2011")
+    return not (joined_before or joined_after or tok.text in "-\u2010\u2011")
 
 
 def _words(span: Span) -> list[Span]:

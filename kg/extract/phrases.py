@@ -27,6 +27,7 @@ from kg.errors import ConfigError
 from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
+from kg.normalise.keys import keeps_plural
 from kg.normalise.specificity import reference_df
 
 if not Span.has_extension("source"):
@@ -101,6 +102,7 @@ class Phrases:
         self.normaliser = Normaliser()
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))
+        self.technique_heads = frozenset(normalise.get("technique_heads", []))
         self.roles = Roles(spans_key=spans_key)
         self.gazetteer = load_gazetteer()
         ref = reference_df()
@@ -264,8 +266,9 @@ class Phrases:
         for key in keys:
             ws = [w for w in key if w != "-"]
             # The reference table's fold of the phrase (``Normaliser.surface``), cheaply:
-            # dashes become spaces, the last word singular.
-            ws[-1] = self._singular(ws[-1])
+            # dashes become spaces, the last word singular (but "mixture of experts").
+            if not keeps_plural(ws):
+                ws[-1] = self._singular(ws[-1])
             dfs.append(reference.get(" ".join(ws), 0))
             ids.append([index[w] for w in key if w != "-"])
         # Hyphenated words are several tokens: pad to the longest phrase's tokens.
@@ -359,8 +362,11 @@ class Phrases:
 
     def _type(self, key: str) -> str:
         # From the key alone, so that a phrase has one type in every paper: a task head or a
-        # nominalisation names what is done (a Problem), anything else a Technique.
+        # nominalisation names what is done (a Problem), anything else a Technique; so do the
+        # heads of families of techniques, nominalisations or not ("quantization", "distillation").
         head = key.rsplit(" ", 1)[-1]
+        if head in self.technique_heads:
+            return "Technique"
         return "Problem" if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS) else "Technique"
 
 

@@ -6,6 +6,13 @@ form is the shortest span of preceding words, at most ``min(|SF| + 5, 2 * |SF|)`
 that contains the short form's characters in order, the first one starting a word. Where the
 initials of the words before the bracket spell the short form, those words are the long form
 (the shortest span misses a word in "proximal policy optimization (PPO)": "policy optimization").
+
+A long form is a name, not a clause: it never reaches back across a sentence, a colon or the
+break between title and abstract ("Meta Learning\n\nWe present Knowledge Distillation with Meta
+Learning (MetaDistil)"), holds no pronoun or auxiliary ("we", "is"), and has at most one word
+that gives the short form none of its letters ("Residual Learning for Weakly-Supervised Relation
+Extraction (ResNet)" is no definition). A plural acronym's s is no letter to find: "WPDAs" is
+spelled by "Weighted pushdown automata".
 """
 
 from __future__ import annotations
@@ -18,6 +25,45 @@ _WORD = re.compile(r"\S+")
 _WORD_PARTS = re.compile(r"[^\W_]+")
 #: Words an acronym's letters skip: "reinforcement learning from human feedback (RLHF)".
 _SKIPPED = frozenset({"a", "an", "the", "of", "for", "from", "and", "in", "on", "to", "with", "by", "via"})
+#: Where a long form cannot start before: the end of a sentence or a title, a colon, a line break.
+_BOUNDARY = re.compile(r"[.!?:;](?=\s)|\n")
+#: Words of a clause, never of a name: "We present ...", "... is ...".
+_CLAUSE = frozenset(
+    {
+        "we",
+        "our",
+        "us",
+        "i",
+        "you",
+        "your",
+        "they",
+        "their",
+        "them",
+        "it",
+        "its",
+        "this",
+        "these",
+        "those",
+        "that",
+        "which",
+        "who",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "can",
+        "will",
+        "while",
+        "whereas",
+        "where",
+        "when",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +91,15 @@ def find_acronyms(text: str) -> list[Acronym]:
         short = m.group(1).strip()
         if not _is_short_form(short):
             continue
-        words = list(_WORD.finditer(text, 0, m.start()))
+        after = max((b.end() for b in _BOUNDARY.finditer(text, max(0, m.start() - 400), m.start())), default=0)
+        words = list(_WORD.finditer(text, after, m.start()))
         limit = min(len(short) + 5, len(short) * 2)
         window = words[-limit:]
         if not window:
             continue
         window_text = text[window[0].start() : window[-1].end()]
         long_form = _spelled_by_initials(short, window_text) or _best_long_form(short, window_text)
-        if long_form is None:
+        if long_form is None or any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower())):
             continue
         start = window[0].start() + window_text.rfind(long_form)
         found.append(Acronym(short, long_form, start, start + len(long_form)))
@@ -97,24 +144,30 @@ def _is_short_form(s: str) -> bool:
 
 
 def _best_long_form(short: str, long: str) -> str | None:
-    s_index = len(short) - 1
+    chars = letters(short)
+    s_index = len(chars) - 1
     l_index = len(long) - 1
+    matched = []
     while s_index >= 0:
-        c = short[s_index].lower()
-        if not c.isalnum():
-            s_index -= 1
-            continue
+        c = chars[s_index]
         while l_index >= 0 and (
             long[l_index].lower() != c or (s_index == 0 and l_index > 0 and long[l_index - 1].isalnum())
         ):
             l_index -= 1
         if l_index < 0:
             return None
+        matched.append(l_index)
         l_index -= 1
         s_index -= 1
-    l_index = long.rfind(" ", 0, l_index + 1) + 1
-    result = long[l_index:].strip(" ,;:")
+    start = long.rfind(" ", 0, l_index + 1) + 1
+    result = long[start:].strip(" ,;:")
     # A long form must be longer than its short form and not end in the short form itself.
-    if len(result) <= len(short) or short in result.split():
+    if len(result) <= len(short) or short in result.split() or "(" in result or ")" in result:
         return None
-    return result
+    # Every word but one gives the short form a letter, or is one an acronym skips.
+    idle = sum(
+        1
+        for w in _WORD.finditer(long, start)
+        if w.group().lower().strip(" ,;:") not in _SKIPPED and not any(w.start() <= i < w.end() for i in matched)
+    )
+    return result if idle <= 1 else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,7 +112,7 @@ class Normaliser:
         for _ in range(_MAX_PASSES):
             before = words
             words = [self._spell(w) for w in self._trim(words)]
-            if words and words[-1] not in caps:
+            if words and words[-1] not in caps and not keeps_plural(words):
                 words[-1] = self._spell(self._singular(words[-1]))
             if words == before:
                 break
@@ -147,9 +148,14 @@ class Normaliser:
         return self.aliases.force.get(long_key, long_key)
 
     def is_generic(self, key: str) -> bool:
-        """True for keys that are not concepts: empty, stop-listed or only stop words."""
+        """True for keys that are not concepts: empty, stop-listed, or only stop and function words ("and", "into")."""
         words = key.split()
-        return not words or key in self.stop or all(w in self.stop for w in words) or not any(c.isalpha() for c in key)
+        return (
+            not words
+            or key in self.stop
+            or all(w in self.stop or w in self.function for w in words)
+            or not any(c.isalpha() for c in key)
+        )
 
     def _spell(self, word: str) -> str:
         if word in self.spelling:
@@ -181,6 +187,18 @@ class Normaliser:
         if word.endswith(("ss", "us", "is")):
             return word
         return word[:-1]
+
+
+def keeps_plural(words: Sequence[str]) -> bool:
+    """True when the last word is the object of "of", whose number is part of the name.
+
+    "mixture of experts", "bag of words", "chain of thoughts" name one thing with many parts;
+    the head is the word before "of" ("mixture"). A plural elsewhere is made singular.
+
+    >>> keeps_plural("mixture of experts".split()), keeps_plural("expert models".split())
+    (True, False)
+    """
+    return len(words) > 2 and words[-2] == "of"
 
 
 def repeats_words(key: str) -> bool:

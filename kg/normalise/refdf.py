@@ -7,7 +7,7 @@ of 40 in both fields and "knowledge distillation" in one of 100, whatever the ru
 Terms are word n-grams (1 to 4 words) inside one sentence clause (punctuation breaks them),
 neither starting nor ending with a stop word, folded like :meth:`Normaliser.surface` folds
 mention text: lower case, dashes and punctuation to spaces, British spellings to American, the
-last word singular. Rebuild with ``make refdf``, that is::
+last word singular (but for the object of "of": "mixture of experts"). Rebuild with ``make refdf``, that is::
 
     python -m kg.normalise.refdf --out config/refdf.tsv.gz \\
         --corpus acl=corpus/acl-anthology-abstracts.jsonl.gz@2016 \\
@@ -78,7 +78,9 @@ def doc_terms(text: str, folder: _Folder | None = None) -> set[str]:
                 last = words[j]
                 if _boundary_stop(last):
                     continue
-                terms.add(" ".join([f[0] for f in folded[i:j]] + [folded[j][1]]))
+                # "mixture of experts": the object of "of" keeps its number (``keeps_plural``)
+                plural = j - i > 1 and words[j - 1] == "of"
+                terms.add(" ".join([f[0] for f in folded[i:j]] + [folded[j][0 if plural else 1]]))
     return terms
 
 

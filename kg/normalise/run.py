@@ -11,7 +11,8 @@ Three rules, each a table built from the whole run and applied with dict lookups
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
   a one-word "X" must be written as a name somewhere ("BERT model" -> "bert"; "language model"
-  stays).
+  stays), and a key that ends in a known name with that head keeps it ("mixture of experts large
+  language model": "language model").
 
 The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
 stored ones got.
@@ -231,7 +232,9 @@ class _Rekey:
 
     def __init__(self, norm: Normaliser, tables: RunTables, known: frozenset[str], stored: RunTables) -> None:
         self.norm, self.known = norm, known
-        self.acronyms = tables.acronyms | stored.acronyms
+        # An alias decides for its short form ("llm"), inside longer mentions too: "LLM inference".
+        aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha()}
+        self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
@@ -256,6 +259,8 @@ class _Rekey:
         rest, _, head = key.rpartition(" ")
         if not rest or head not in self.norm.generic_heads or key in self.known:
             return key
+        if f"{rest.rpartition(' ')[2]} {head}" in self.known:
+            return key  # "mixture of experts large language model" ends in the name "language model"
         rest = self.closed.get(rest.replace(" ", ""), rest)
         if rest not in self.targets or self.norm.is_generic(rest):
             return key

@@ -136,6 +136,12 @@ def specificity(key: str, *, run_df: int | None = None, run_docs: int | None = N
 _ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9.\-]*$")
 
 
+def _is_acronym(form: str) -> bool:
+    """ "BLEU", "DLMs", "GPT-4": one word, two capitals or more, at least half its letters ("State-of-the-Art": no)."""
+    caps = sum(c.isupper() for c in form)
+    return bool(_ACRONYM.match(form)) and 2 * caps >= sum(c.isalpha() for c in form)
+
+
 @dataclass(frozen=True, slots=True)
 class GenericTerms:
     """Which concepts are generic: made only of general academic words (``config/generic.toml``).
@@ -151,11 +157,21 @@ class GenericTerms:
     words: frozenset[str]
     #: Keys that are never generic (gazetteer entries).
     known: frozenset[str] = frozenset()
+    #: Acronyms that abbreviate general phrases ("SOTA"): they do not make a concept specific.
+    general_acronyms: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
-        """True when every word of ``key`` is general and no form of it is an acronym or a known name."""
+        """True when every word of ``key`` is general and no form of it is an acronym or a known name.
+
+        >>> g = GenericTerms(frozenset({"state", "art"}), general_acronyms=frozenset({"SOTA"}))
+        >>> g.is_generic("state of the art", forms=["state-of-the-art", "SOTA", "SOTAs"])
+        True
+        """
         words = key.split()
-        if not words or key in self.known or any(_ACRONYM.match(f) for f in forms):
+        if not words or key in self.known:
+            return False
+        if any(_is_acronym(f) and f not in self.general_acronyms and f[:-1] not in self.general_acronyms
+               for f in forms):  # fmt: skip
             return False
         return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
 
@@ -168,13 +184,16 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         conf = tomllib.loads(path.read_text(encoding="utf-8"))
         min_rate = float(conf.get("min_rate", 0.0))
         listed = [str(w) for w in [*conf.get("heads", []), *conf.get("modifiers", [])]]
+        acronyms = frozenset(str(a) for a in conf.get("general_acronyms", []))
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
-        raise ConfigError(f"{path}: expected min_rate and lists of words heads and modifiers ({exc})") from exc
+        raise ConfigError(
+            f"{path}: expected min_rate and lists of words heads, modifiers and general_acronyms ({exc})"
+        ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
     folded = {norm.surface(w) for w in listed} | {norm._spell(w) for w in listed}
     common = {w for w in folded if all(ref.rate(w, c) >= min_rate for c in ref.corpora)}
-    return GenericTerms(frozenset(common), frozenset(known))
+    return GenericTerms(frozenset(common), frozenset(known), acronyms)
 
 
 @lru_cache(maxsize=1)

@@ -7,16 +7,23 @@ strong prior vote for the gazetteer's type: a known dataset or metric (curated o
 see :mod:`kg.normalise.gazetteer`) is decided by the gazetteer alone, a known method, technique
 or problem (Papers with Code names) by a vote worth ``PRIOR_MIN`` mentions plus ``PRIOR_SHARE``
 of the mentions' total weight, which a few contrary mentions cannot outvote and a clear
-majority of the run can.
+majority of the run can. A key that ends in a technique or model word (``technique_heads``,
+``method_heads`` of ``config/normalise.toml``) names no problem or dataset, whatever its mentions
+were read as: its Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a
+mention that ends in such a word ("MLLMs", keyed "multimodal large language model").
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import lru_cache
 
+from kg.config import config_path
 from kg.normalise.gazetteer import Gazetteer
+from kg.normalise.keys import Normaliser
 from kg.records import Extraction
 
 #: Tie order among types: the more specific reading first.
@@ -59,7 +66,10 @@ def decide_types(
     {'svhn': 'Dataset', 'reinforcement learning': 'Technique', 'bert': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    heads = _technique_heads()
     for key, kind, confidence in votes:
+        if kind in ("Problem", "Dataset") and key.rpartition(" ")[2] in heads:
+            kind = "Technique"
         weight[key][kind] += confidence
     known = known or {}
     decided = {}
@@ -101,6 +111,14 @@ def assign_types(
         )
         for x in extractions
     ]
+
+
+@lru_cache(maxsize=1)
+def _technique_heads() -> frozenset[str]:
+    """The key spellings of ``technique_heads`` and ``method_heads``: "model", "learning", "llm"."""
+    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    norm = Normaliser()
+    return frozenset(norm.surface(w) for w in [*conf.get("technique_heads", []), *conf.get("method_heads", [])])
 
 
 def _rank(kind: str) -> int:

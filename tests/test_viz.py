@@ -281,3 +281,18 @@ def test_stated_relations_are_drawn_head_to_tail_around_a_concept(sample_graph, 
     # A view draws one line per pair: a pair stated both ways (in different papers) shows one of them.
     assert stated and {tuple(e) for e in drawn} <= stated and len(drawn) == len({frozenset(e) for e in stated})
     assert log.errors == []
+
+
+def test_the_runs_page_of_the_top_nodes_is_the_page_of_the_whole_view(sample_graph, tmp_path):
+    """A run draws its graph page from the top nodes only (full_view_top, never the whole view in
+    memory); capped and opened as a map, it is byte for byte the page of the whole view."""
+    from kg.viz.views import full_view_top
+
+    cap, above = 300, 100
+    whole = write_html(full_view(sample_graph), tmp_path / "whole.html", G=sample_graph, max_nodes=cap,
+                       overview_above=above)  # fmt: skip
+    H, score, total = full_view_top(sample_graph, cap)
+    top = write_html(H, tmp_path / "top.html", G=sample_graph, max_nodes=cap, score=score, total=total,
+                     overview_above=above)  # fmt: skip
+    assert "map of" in whole.path.read_text(encoding="utf-8")
+    assert top.path.read_text(encoding="utf-8") == whole.path.read_text(encoding="utf-8")

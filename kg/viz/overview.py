@@ -203,7 +203,11 @@ def whole_map(
 
 
 def map_of_view(H: nx.Graph) -> WholeMap | None:
-    """The :class:`WholeMap` of a view of papers and concepts (None for any other view)."""
+    """The :class:`WholeMap` of a view of papers and concepts (None for any other view).
+
+    ``H`` may also be the knowledge graph itself: only its ``MENTIONS`` count, so the map is that of
+    its :func:`kg.viz.views.full_view`, without building the view.
+    """
     kinds = {d.get("kind") for _, d in H.nodes(data=True)}
     if "Paper" not in kinds or len(kinds) < 2:
         return None
@@ -215,7 +219,9 @@ def map_of_view(H: nx.Graph) -> WholeMap | None:
             papers[k] += 1
             community[n] = k
     mentions: Counter[tuple[int, Any]] = Counter()
-    for u, v in H.edges():
+    for u, v, rel in H.edges(data="rel"):
+        if rel not in (None, "MENTIONS"):
+            continue
         for p, c in ((u, v), (v, u)):
             if p in community and H.nodes[c].get("kind") != "Paper":
                 mentions[(community[p], c)] += 1

@@ -14,6 +14,7 @@ import networkx as nx
 from kg.analyse import communities, concept_graph, name_communities
 from kg.errors import KGError
 from kg.records import RELATION_TYPES
+from kg.viz.overview import map_of_view
 
 VIEWS = ("graph", "concepts", "papers", "ego", "query")
 
@@ -66,7 +67,10 @@ def full_view_top(G: nx.DiGraph, max_nodes: int) -> tuple[nx.Graph, dict[str, fl
             degree[u] += 1
             degree[v] += 1
     keep = sorted(G, key=lambda n: (-degree[n], str(n)))[:max_nodes]
-    return _view(G, keep, ("MENTIONS",)), {n: float(degree[n]) for n in keep}, len(degree)
+    H = _view(G, keep, ("MENTIONS",))
+    if len(keep) < len(degree):  # the map of the whole view, should the page open as one
+        H.graph["map"] = map_of_view(G)
+    return H, {n: float(degree[n]) for n in keep}, len(degree)
 
 
 def concept_map(G: nx.DiGraph) -> nx.Graph:

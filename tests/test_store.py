@@ -76,6 +76,33 @@ def test_round_trip_keeps_every_property(tmp_path, graph):
     assert graph.edges["concept:parsing of korean", "concept:bert"]["rel"] == "CO_OCCURS"
 
 
+def test_a_table_is_loaded_by_one_copy_per_copy_rows_not_per_chunk(tmp_path, graph, monkeypatch):
+    # A COPY into a relationship table that has rows costs time in proportion to them: a COPY
+    # per chunk of rows made a corpus's store quadratic to write. Chunks bound what Python
+    # holds, COPY_ROWS what one COPY loads.
+    import ladybug
+
+    from kg.store import embedded
+
+    monkeypatch.setattr(embedded, "COPY_CHUNK", 1)
+    monkeypatch.setattr(embedded, "COPY_ROWS", 3)
+    sent: list[str] = []
+    real = ladybug.Connection.execute
+
+    def recording(self, query, *args, **kwargs):
+        sent.append(query)
+        return real(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(ladybug.Connection, "execute", recording)
+    db = tmp_path / "kg.lbug"
+    counts = write_embedded(graph, db)
+    copies = [q.split()[1] for q in sent if q.startswith("COPY ")]
+    assert copies == [table for table, n in counts.items() for _ in range(-(-n // 3))]
+    assert copies.count("MENTIONS") == 2  # 4 rows
+    monkeypatch.undo()
+    assert _canon(read_embedded(db)) == _canon(graph)
+
+
 def test_mentions_keep_the_field_their_evidence_is_in(tmp_path, nlp):
     from kg.extract import extract
 

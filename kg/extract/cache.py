@@ -29,8 +29,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: The shape of a cached value and what it is keyed by; a new one misses on old entries
 #: (2: relations beside the mentions; 3: keyed by title and abstract, mentions name their field;
 #: 4: the key rules that fired, keys made by the rules of README "Concept keys", each mention's
-#: confidence).
-CACHE_FORMAT = 4
+#: confidence; 5: what the extraction code decides changed, as "-ing" verbs taking an object left
+#: the concepts: bump it whenever a change to kg's components changes what they return).
+CACHE_FORMAT = 5
 
 
 def paper_text(paper: Paper) -> str:
@@ -86,6 +87,10 @@ class ExtractionCache:
             query = f"SELECT key, value FROM extractions WHERE key IN ({marks})"
             for key, value in self._db.execute(query, list(chunk)):
                 data = json.loads(value)
+                # one string per sentence, as extraction made them: JSON decodes each mention's apart
+                sentences: dict[str, str] = {}
+                for item in (*data["mentions"], *data["relations"]):
+                    item["sentence"] = sentences.setdefault(item["sentence"], item["sentence"])
                 found[chunk[key]] = Extraction(
                     "",
                     [Mention(**m) for m in data["mentions"]],

@@ -228,6 +228,14 @@ def test_acronym_in_brackets_is_not_read_twice(nlp):
     assert found == [("natural language processing (NLP) tasks", "natural language processing task")]
 
 
+def test_a_lone_ing_word_taking_an_object_is_a_verb_not_a_concept(nlp):
+    # arXiv ML abstracts: "highlighting" was among the 50 concepts with most papers
+    text = "The ensemble surpasses the single-LLM approach, highlighting its efficacy. Clustering helps parsing."
+    found, rules = _spans(nlp, text, [("Task", "highlighting"), ("Method", "Clustering"), ("Task", "parsing")])
+    assert found == [("Clustering", "clustering"), ("parsing", "parsing")]
+    assert rules == {"verb with its object": 1}
+
+
 def test_function_and_naming_words_leave_mention_edges(nlp):
     text = "We propose a differentiable architecture search called DARTS. It is evaluated on CIFAR-10 and ImageNet."
     found, rules = _spans(nlp, text, [("Method", "called DARTS"), ("Material", "CIFAR-10 and")])

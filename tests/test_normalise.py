@@ -260,6 +260,22 @@ def test_run_strips_generic_heads_from_names_of_the_run():
     assert rules["generic head stripped"] == 3
 
 
+def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
+    # arXiv ML abstracts: "large-scale datasets", "large-scale models" and "large-scale
+    # benchmarks" all became "large scale", a top-50 concept
+    keys, rules, _ = _run(
+        _paper("a", "Large-scale datasets and large-scale models need large-scale compute.",
+               ("Large-scale datasets", "large scale dataset"), ("large-scale models", "large scale model"),
+               ("large-scale", "large scale")),
+        _paper("b", "Deep learning models beat deep learning.", ("Deep learning models", "deep learning model"),
+               ("deep learning", "deep learning")),
+        known=frozenset({"deep learning"}),
+    )  # fmt: skip
+    assert keys["a"] == ["large scale dataset", "large scale model", "large scale"]
+    assert keys["b"] == ["deep learning", "deep learning"]  # a known name
+    assert rules["generic head stripped"] == 1
+
+
 def test_a_key_ending_in_a_known_name_keeps_its_head():
     # the default sample: a phrase cut short ("Mixture-of-Experts Large Language") is a concept of
     # the run, and "MoE LLMs" would lose the "model" of "language model" to it

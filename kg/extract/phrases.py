@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span
 
 from kg.config import config_path
 from kg.errors import ConfigError
-from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles
+from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles, verb_with_object
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.keys import keeps_plural
@@ -231,6 +231,8 @@ class Phrases:
                 for b in range(a + 1, min(a + max_words, last) + 1):
                     start, end = run[a][0], run[b - 1][1]
                     if taken[start] and (start, end) in whole:
+                        continue
+                    if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):
                         continue
                     key = tuple(lowers[start:end])
                     f = found.get(key)

@@ -11,8 +11,9 @@ Three rules, each a table built from the whole run and applied with dict lookups
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
   a one-word "X" must be written as a name somewhere ("BERT model" -> "bert"; "language model"
-  stays), and a key that ends in a known name with that head keeps it ("mixture of experts large
-  language model": "language model").
+  stays), a two-word "X" that opens with a general modifier must be a known name ("large-scale
+  datasets" stay, "deep learning model" -> "deep learning"), and a key that ends in a known name
+  with that head keeps it ("mixture of experts large language model": "language model").
 
 The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
 stored ones got.
@@ -29,6 +30,7 @@ from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters
 from kg.normalise.keys import Normaliser, repeats_words
+from kg.normalise.specificity import general_modifiers
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -237,6 +239,7 @@ class _Rekey:
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
+        self.modifiers = general_modifiers()
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
@@ -266,6 +269,9 @@ class _Rekey:
             return key
         if " " not in rest and rest not in self.named and rest not in self.known:
             return key  # "language model" is no "language"
+        first, _, last = rest.partition(" ")
+        if first in self.modifiers and " " not in last and rest not in self.known:
+            return key  # "large-scale datasets" are no "large scale", nor "real-world benchmarks" a "real world"
         return rest
 
 

@@ -159,6 +159,10 @@ class GenericTerms:
     known: frozenset[str] = frozenset()
     #: Acronyms that abbreviate general phrases ("SOTA"): they do not make a concept specific.
     general_acronyms: frozenset[str] = frozenset()
+    #: Head words that say what kind of artefact a phrase names ("framework", "method", "model").
+    kind_heads: frozenset[str] = frozenset()
+    #: Second parts of compound adjectives that name a property ("-based", "-free", "-driven").
+    property_words: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -166,6 +170,12 @@ class GenericTerms:
         >>> g = GenericTerms(frozenset({"state", "art"}), general_acronyms=frozenset({"SOTA"}))
         >>> g.is_generic("state of the art", forms=["state-of-the-art", "SOTA", "SOTAs"])
         True
+
+        A kind of artefact named by a property only is generic too:
+
+        >>> g = GenericTerms(frozenset(), kind_heads=frozenset({"framework"}), property_words=frozenset({"free"}))
+        >>> g.is_generic("training free framework"), g.is_generic("free framework")
+        (True, False)
         """
         words = key.split()
         if not words or key in self.known:
@@ -173,6 +183,8 @@ class GenericTerms:
         if any(_is_acronym(f) and f not in self.general_acronyms and f[:-1] not in self.general_acronyms
                for f in forms):  # fmt: skip
             return False
+        if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:
+            return True  # "training-free framework", "LLM-based framework", "data-driven approaches"
         return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
 
 
@@ -185,6 +197,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         min_rate = float(conf.get("min_rate", 0.0))
         listed = [str(w) for w in [*conf.get("heads", []), *conf.get("modifiers", [])]]
         acronyms = frozenset(str(a) for a in conf.get("general_acronyms", []))
+        kinds = [str(w) for w in conf.get("kind_heads", [])]
+        properties = [str(w) for w in conf.get("property_words", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers and general_acronyms ({exc})"
@@ -193,7 +207,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
     norm = Normaliser()
     folded = {norm.surface(w) for w in listed} | {norm._spell(w) for w in listed}
     common = {w for w in folded if all(ref.rate(w, c) >= min_rate for c in ref.corpora)}
-    return GenericTerms(frozenset(common), frozenset(known), acronyms)
+    return GenericTerms(frozenset(common), frozenset(known), acronyms, frozenset(norm.surface(w) for w in kinds),
+                        frozenset(norm.surface(w) for w in properties))  # fmt: skip
 
 
 @lru_cache(maxsize=1)
@@ -209,3 +224,11 @@ def _gazetteer_keys() -> frozenset[str]:
     except ImportError:
         return frozenset()
     return frozenset(module.load_gazetteer().keys)
+
+
+@lru_cache(maxsize=1)
+def general_modifiers() -> frozenset[str]:
+    """The ``modifiers`` of ``config/generic.toml`` folded as keys fold them ("large", "real", "high")."""
+    conf = tomllib.loads(config_path("generic.toml").read_text(encoding="utf-8"))
+    norm = Normaliser()
+    return frozenset(norm.surface(str(w)) for w in conf.get("modifiers", []))

@@ -276,6 +276,20 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
     assert rules["generic head stripped"] == 1
 
 
+def test_a_word_a_few_mentions_write_in_capitals_is_no_name():
+    # arXiv ML abstracts: "generative models" became "generative" (3,710 papers), because one
+    # mention somewhere wrote "GENERATIVE"; BERT is written so by most of its mentions
+    keys, _, _ = _run(
+        _paper("a", "Generative models and BERT models.", ("Generative models", "generative model"),
+               ("BERT models", "bert model")),
+        _paper("b", "GENERATIVE AI: generative and more generative.", ("GENERATIVE", "generative"),
+               ("generative and", "generative")),
+        _paper("c", "A generative step. BERT and bert.", ("generative", "generative"), ("BERT", "bert"),
+               ("bert", "bert")),
+    )  # fmt: skip
+    assert keys["a"] == ["generative model", "bert"]
+
+
 def test_a_key_ending_in_a_known_name_keeps_its_head():
     # the default sample: a phrase cut short ("Mixture-of-Experts Large Language") is a concept of
     # the run, and "MoE LLMs" would lose the "model" of "language model" to it

@@ -10,10 +10,12 @@ Three rules, each a table built from the whole run and applied with dict lookups
   "data-set"); the key is the most frequent form, then the closed one.
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
-  a one-word "X" must be written as a name somewhere ("BERT model" -> "bert"; "language model"
-  stays), a two-word "X" that opens with a general modifier must be a known name ("large-scale
-  datasets" stay, "deep learning model" -> "deep learning"), and a key that ends in a known name
-  with that head keeps it ("mixture of experts large language model": "language model").
+  a one-word "X" must be written as a name by most of its mentions ("BERT model" -> "bert";
+  "language model" stays, and "generative models" too, though a title in capitals writes
+  "GENERATIVE"), a two-word "X" that opens with a general modifier must be a known name
+  ("large-scale datasets" stay, "deep learning model" -> "deep learning"), and a key that ends
+  in a known name with that head keeps it ("mixture of experts large language model": "language
+  model").
 
 The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
 stored ones got.
@@ -51,7 +53,7 @@ class RunTables:
 
     ``definitions``: short form -> key of a long form -> abstracts that define it so;
     ``counts``: mentions of each key after the acronym rule; ``named``: the one-word keys that
-    some mention writes as a name ("BERT", "ResNet", "GPT-2"); ``bare``: the short forms some
+    most of their mentions write as a name ("BERT", "ResNet", "GPT-2"); ``bare``: the short forms some
     mention uses in an abstract that does not define them. Incremental runs keep them, to give
     new papers the keys a full run would and to tell when the new papers change old ones.
     """
@@ -215,17 +217,23 @@ def run_tables(
         tables = prior.merged(tables)
         acronyms = tables.acronyms | prior.acronyms  # the stored papers' long forms stay
     counts: Counter[str] = Counter()
-    named: set[str] = set()
+    # one-word keys: their mentions, and those written as a name
+    alone: Counter[str] = Counter()
+    as_name: Counter[str] = Counter()
     bare: set[str] = set()
     for x in extractions:
         own = defined.get(x.id, {})
         for m in x.mentions:
             key = _expand_acronyms(m, acronyms, own, norm) or m.concept
             counts[key] += 1
-            if " " not in key and _written_as_name(m.text):
-                named.add(key)
+            if " " not in key:
+                alone[key] += 1
+                as_name[key] += _written_as_name(m.text)
             bare.update(s for w in _ACRONYM.findall(m.text) if (s := _short(w)) not in own)
-    tables = tables.merged(RunTables({}, dict(counts), frozenset(named), frozenset(bare)))
+    # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
+    # (a title in capitals, "GENERATIVE") stays a word.
+    named = frozenset(key for key, n in as_name.items() if 2 * n >= alone[key])
+    tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare)))
     return replace(tables, defined=defined)
 
 

@@ -59,7 +59,8 @@ def create_embedded(G: nx.DiGraph, path: Path) -> dict[str, int]:
     """Write the knowledge graph to a new LadybugDB database at ``path``, a free path kg chose.
 
     Tables are filled with bulk ``COPY`` from Parquet files in ``<path>.copy/`` (removed after),
-    :data:`COPY_CHUNK` rows at a time (no whole table is held in memory at once);
+    :data:`COPY_ROWS` rows a COPY, built :data:`COPY_CHUNK` rows at a time (no whole table is
+    held in memory at once);
     the store is marked complete (:data:`COMPLETE`) last. Returns the rows written per table.
     """
     counts: dict[str, int] = {}

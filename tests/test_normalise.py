@@ -95,11 +95,12 @@ def test_keys_are_idempotent_on_any_text(norm):
     st = hypothesis.strategies
     caps_s = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")  # "RKHS" keeps its S only while in capitals
     vocabulary = ("the a of and in named called models analyses biases LLMs BERT pre trained - ( ) , . / data set "
-                  "sets learning modelling Tokenisation classes entity neural")  # fmt: skip
+                  "sets learning modelling Tokenisation classes entity neural "
+                  "\\textbf{J}oint \\emph{a} { } \\alpha")  # fmt: skip
     words = st.sampled_from(vocabulary.split())
     texts = st.one_of(
         st.lists(words, max_size=8).map(" ".join),
-        st.text(alphabet="abcesyAEBSLM- ().,/&'0123456789éü", max_size=30),
+        st.text(alphabet="abcesyAEBSLM- ().,/&'0123456789éü\\{}", max_size=30),
     )
 
     @hypothesis.settings(max_examples=400, deadline=None)
@@ -274,6 +275,27 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
     assert keys["a"] == ["large scale dataset", "large scale model", "large scale"]
     assert keys["b"] == ["deep learning", "deep learning"]  # a known name
     assert rules["generic head stripped"] == 1
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        # arXiv ML abstracts: 1.8% of the papers write LaTeX inside a mention
+        (r"\textbf{\underline{J}}oint \textbf{\underline{M}}ulti", "joint multi"),
+        (r"\textit{Policy-Augmented Monte Carlo tree search}", "policy augmented monte carlo tree search"),
+        (
+            r"\underline{E}nd-to-end \underline{L}earnable \underline{C}lustering framework",
+            "end to end learnable clustering framework",
+        ),
+        (r"dropout-based \emph{binary} Bayesian Neural Networks", "dropout based binary bayesian neural network"),
+        (r"\textcolor{red}{\textbf{E}}nhancing \textsc{Attention}", "enhancing attention"),
+        (r"$\alpha$-divergence", "alpha divergence"),
+    ],
+)
+def test_latex_that_only_formats_leaves_no_word_in_a_key(text, key):
+    norm = Normaliser()
+    assert norm.key(text) == key
+    assert norm.key(key) == key
 
 
 def test_a_word_a_few_mentions_write_in_capitals_is_no_name():

@@ -30,8 +30,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: (2: relations beside the mentions; 3: keyed by title and abstract, mentions name their field;
 #: 4: the key rules that fired, keys made by the rules of README "Concept keys", each mention's
 #: confidence; 5: what the extraction code decides changed, as "-ing" verbs taking an object left
-#: the concepts: bump it whenever a change to kg's components changes what they return).
-CACHE_FORMAT = 5
+#: the concepts: bump it whenever a change to kg's components changes what they return; 6: keys
+#: without LaTeX formatting commands).
+CACHE_FORMAT = 6
 
 
 def paper_text(paper: Paper) -> str:

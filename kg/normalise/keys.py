@@ -15,6 +15,13 @@ from kg.errors import ConfigError
 _DASHES = re.compile(r"[\u2010-\u2015\u2212_\-]+")
 _NON_WORD = re.compile(r"[^\w\s+#./&']")
 _SPACES = re.compile(r"\s+")
+#: LaTeX commands that only format their argument (arXiv abstracts: "\textbf{\underline{J}}oint",
+#: "\textit{Adaptive Monte Carlo Tree Search}"): the key keeps the argument's letters, joined to
+#: what the braces split ("Joint"). Other commands keep their name ("\alpha": "alpha").
+_LATEX_FORMAT = re.compile(
+    r"\\(?:text(?:bf|it|tt|sc|sf|rm|up|md|normal)?|emph|underline|uline|math(?:bf|it|rm|cal|bb|sf|tt|frak|scr)"
+    r"|boldsymbol|bm|mbox|(?:text)?color\{[^{}]*\}|bf|it|sc|tt)(?![a-zA-Z])\s*"
+)
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z0-9])s\b")
 _EDGE_PUNCT = " .,;:'\"/&"
 #: Every rule shortens or respells a word: keys settle in two or three passes.
@@ -93,13 +100,18 @@ class Normaliser:
         )
 
     def surface(self, text: str) -> str:
-        """The key of ``text`` before aliases: folded case, dashes, plurals and spelling.
+        r"""The key of ``text`` before aliases: folded case, dashes, plurals and spelling.
 
         A key is its own surface (``surface(surface(x)) == surface(x)``), except for the
         all-capital acronyms ending in S ("RKHS", "DARTS"), which keep their S only while
-        their capitals show that it is not a plural.
+        their capitals show that it is not a plural. LaTeX that only formats leaves no word:
+
+        >>> Normaliser().surface(r"\textbf{\underline{J}}oint \textit{Monte Carlo} tree search")
+        'joint monte carlo tree search'
         """
         text = unicodedata.normalize("NFKC", text)
+        if "\\" in text:
+            text = _LATEX_FORMAT.sub("", text).replace("{", "").replace("}", "")
         caps = {m.lower() for m in _CAPS_S.findall(text)}
         # "LLMs", "GPUs": the plural of an acronym, which the lower-case rules would miss.
         text = _ACRONYM_PLURAL.sub(r"\1", text).lower()

@@ -275,6 +275,12 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
     assert keys["a"] == ["large scale dataset", "large scale model", "large scale"]
     assert keys["b"] == ["deep learning", "deep learning"]  # a known name
     assert rules["generic head stripped"] == 1
+    # nor is a property: "training-free framework" had become "training free" (1,280 papers)
+    keys, _, _ = _run(
+        _paper("c", "A training-free framework, and training-free.",
+               ("training-free framework", "training free framework"), ("training-free", "training free")),
+    )  # fmt: skip
+    assert keys["c"] == ["training free framework", "training free"]  # the first is then flagged generic
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,8 @@ Three rules, each a table built from the whole run and applied with dict lookups
   a one-word "X" must be written as a name by most of its mentions ("BERT model" -> "bert";
   "language model" stays, and "generative models" too, though a title in capitals writes
   "GENERATIVE"), a two-word "X" that opens with a general modifier must be a known name
-  ("large-scale datasets" stay, "deep learning model" -> "deep learning"), and a key that ends
+  ("large-scale datasets" stay, "deep learning model" -> "deep learning"), an "X" that ends in a
+  property word ("training-free", "LLM-based") is no name, and a key that ends
   in a known name with that head keeps it ("mixture of experts large language model": "language
   model").
 
@@ -32,7 +33,7 @@ from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters
 from kg.normalise.keys import Normaliser, repeats_words
-from kg.normalise.specificity import general_modifiers
+from kg.normalise.specificity import general_modifiers, generic_terms
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -248,6 +249,7 @@ class _Rekey:
         self.closed = tables.closed | stored.closed
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
         self.modifiers = general_modifiers()
+        self.properties = generic_terms().property_words
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
@@ -280,6 +282,8 @@ class _Rekey:
         first, _, last = rest.partition(" ")
         if first in self.modifiers and " " not in last and rest not in self.known:
             return key  # "large-scale datasets" are no "large scale", nor "real-world benchmarks" a "real world"
+        if rest.rpartition(" ")[2] in self.properties and rest not in self.known:
+            return key  # "training-free framework" is no "training free": a property, not a name
         return rest
 
 

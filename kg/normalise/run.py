@@ -33,7 +33,7 @@ from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters
 from kg.normalise.keys import Normaliser, repeats_words
-from kg.normalise.specificity import general_modifiers, generic_terms
+from kg.normalise.specificity import generic_terms
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -248,8 +248,7 @@ class _Rekey:
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
-        self.modifiers = general_modifiers()
-        self.properties = generic_terms().property_words
+        self.general = generic_terms()
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
@@ -279,11 +278,12 @@ class _Rekey:
             return key
         if " " not in rest and rest not in self.named and rest not in self.known:
             return key  # "language model" is no "language"
-        first, _, last = rest.partition(" ")
-        if first in self.modifiers and " " not in last and rest not in self.known:
-            return key  # "large-scale datasets" are no "large scale", nor "real-world benchmarks" a "real world"
-        if rest.rpartition(" ")[2] in self.properties and rest not in self.known:
-            return key  # "training-free framework" is no "training free": a property, not a name
+        words = rest.split()
+        if rest not in self.known and (
+            (len(words) <= 2 and words[0] in self.general.modifiers)  # "large-scale datasets": no "large scale"
+            or words[-1] in self.general.property_words  # "training-free framework": no "training free"
+        ):
+            return key
         return rest
 
 

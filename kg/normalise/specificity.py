@@ -163,6 +163,8 @@ class GenericTerms:
     kind_heads: frozenset[str] = frozenset()
     #: Second parts of compound adjectives that name a property ("-based", "-free", "-driven").
     property_words: frozenset[str] = frozenset()
+    #: Every listed modifier ("large", "real", "high"), common in the reference corpora or not.
+    modifiers: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -199,6 +201,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         acronyms = frozenset(str(a) for a in conf.get("general_acronyms", []))
         kinds = [str(w) for w in conf.get("kind_heads", [])]
         properties = [str(w) for w in conf.get("property_words", [])]
+        modifiers = [str(w) for w in conf.get("modifiers", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers and general_acronyms ({exc})"
@@ -208,7 +211,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
     folded = {norm.surface(w) for w in listed} | {norm._spell(w) for w in listed}
     common = {w for w in folded if all(ref.rate(w, c) >= min_rate for c in ref.corpora)}
     return GenericTerms(frozenset(common), frozenset(known), acronyms, frozenset(norm.surface(w) for w in kinds),
-                        frozenset(norm.surface(w) for w in properties))  # fmt: skip
+                        frozenset(norm.surface(w) for w in properties),
+                        frozenset(norm.surface(w) for w in modifiers))  # fmt: skip
 
 
 @lru_cache(maxsize=1)
@@ -224,11 +228,3 @@ def _gazetteer_keys() -> frozenset[str]:
     except ImportError:
         return frozenset()
     return frozenset(module.load_gazetteer().keys)
-
-
-@lru_cache(maxsize=1)
-def general_modifiers() -> frozenset[str]:
-    """The ``modifiers`` of ``config/generic.toml`` folded as keys fold them ("large", "real", "high")."""
-    conf = tomllib.loads(config_path("generic.toml").read_text(encoding="utf-8"))
-    norm = Normaliser()
-    return frozenset(norm.surface(str(w)) for w in conf.get("modifiers", []))

@@ -425,3 +425,21 @@ def test_run_acronyms_are_acronyms():
 )  # fmt: skip
 def test_acronym_long_forms_are_names_not_clauses(text, found):
     assert {(a.short, a.long) for a in find_acronyms(text)} == found
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        # ACL L14-1355: "transliteration ... for Indian language-Indian language translation"
+        ("Indian language-Indian language translation", "indian language translation"),
+        ("Indian languages–Indian languages MT", "indian languages mt"),
+        # one word on each side is a pair of its own ("English-English dictionary"); other runs stay
+        ("English-English dictionary", "english english dictionary"),
+        ("Indian language-English translation", "indian language english translation"),
+        ("sequence-to-sequence model", "sequence to sequence model"),
+    ],
+)
+def test_a_run_of_words_on_both_sides_of_a_dash_is_keyed_once(text, key):
+    norm = Normaliser()
+    assert norm.key(text) == key
+    assert norm.key(key) == key

@@ -31,8 +31,8 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: 4: the key rules that fired, keys made by the rules of README "Concept keys", each mention's
 #: confidence; 5: what the extraction code decides changed, as "-ing" verbs taking an object left
 #: the concepts: bump it whenever a change to kg's components changes what they return; 6: keys
-#: without LaTeX formatting commands).
-CACHE_FORMAT = 6
+#: without LaTeX formatting commands; 7: a run of words on both sides of a dash keyed once).
+CACHE_FORMAT = 7
 
 
 def paper_text(paper: Paper) -> str:

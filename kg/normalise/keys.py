@@ -28,6 +28,9 @@ _EDGE_PUNCT = " .,;:'\"/&"
 _MAX_PASSES = 8
 #: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
+#: The same run of two or more words on both sides of a dash: "Indian language-Indian language
+#: translation" (between two of that kind) keys as "indian language translation".
+_RUN_BOTH_SIDES = re.compile(r"\b(\w+(?:\s+\w+)+)\s*[\u2010-\u2015\u2212\-]\s*\1\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ class Normaliser:
         caps = {m.lower() for m in _CAPS_S.findall(text)}
         # "LLMs", "GPUs": the plural of an acronym, which the lower-case rules would miss.
         text = _ACRONYM_PLURAL.sub(r"\1", text).lower()
+        text = _RUN_BOTH_SIDES.sub(r"\1", text)
         text = _DASHES.sub(" ", text)
         text = _NON_WORD.sub(" ", text)
         words = _SPACES.sub(" ", text).strip(_EDGE_PUNCT).split()

@@ -236,6 +236,21 @@ def test_a_lone_ing_word_taking_an_object_is_a_verb_not_a_concept(nlp):
     assert rules == {"verb with its object": 1}
 
 
+def test_a_span_running_on_through_to_into_an_argument_is_no_concept(nlp):
+    # ACL 2021.iwslt-1.2: "extends conventional RNN-T to sequence-to-sequence tasks" came out as one
+    # Problem; of the 382 ACL mentions with a "to" of their own, most run on into a verb's argument
+    text = "It extends conventional RNN-T to sequence-to-sequence tasks. We translate Natural Language to SQL."
+    found, rules = _spans(nlp, text, [("Task", "RNN-T to sequence-to-sequence tasks"),
+                                      ("Task", "Natural Language to SQL")])  # fmt: skip
+    assert found == [("Natural Language to SQL", "natural language to sql")]
+    assert rules == {"runs on through to": 1}
+    text = "Sequence-to-sequence models and small VLMs (up to 7B parameters) help."
+    found, rules = _spans(nlp, text, [("Method", "Sequence-to-sequence models"),
+                                      ("Method", "small VLMs (up to 7B parameters)")])  # fmt: skip
+    assert [t for t, _ in found] == ["Sequence-to-sequence models", "small VLMs (up to 7B parameters)"]
+    assert "runs on through to" not in rules
+
+
 def test_function_and_naming_words_leave_mention_edges(nlp):
     text = "We propose a differentiable architecture search called DARTS. It is evaluated on CIFAR-10 and ImageNet."
     found, rules = _spans(nlp, text, [("Method", "called DARTS"), ("Material", "CIFAR-10 and")])

@@ -31,7 +31,8 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: 4: the key rules that fired, keys made by the rules of README "Concept keys", each mention's
 #: confidence; 5: what the extraction code decides changed, as "-ing" verbs taking an object left
 #: the concepts: bump it whenever a change to kg's components changes what they return; 6: keys
-#: without LaTeX formatting commands; 7: a run of words on both sides of a dash keyed once).
+#: without LaTeX formatting commands; 7: a run of words on both sides of a dash keyed once, spans
+#: that run on through "to" dropped).
 CACHE_FORMAT = 7
 
 

@@ -112,11 +112,15 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     in_abstracts: dict[str, Counter[str]] = defaultdict(Counter)
     types: dict[str, Counter[str]] = defaultdict(Counter)
-    in_order: list[Extraction] = []
+    # Each paper's extraction is let go once its edges are added (only its relations are kept), so
+    # that a caller that hands over the only reference (:func:`kg.pipeline.run.build_stage`) frees
+    # the mentions while the graph grows into their memory.
+    stated: list[Extraction] = []
     for paper in papers:
         node = paper_node(paper.id)
-        if paper.id in by_id:
-            in_order.append(by_id[paper.id])
+        found = by_id.pop(paper.id, None)
+        if found is not None:
+            stated.append(Extraction(found.id, [], found.relations))
         B.add_node(
             node,
             kind="Paper",
@@ -132,7 +136,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         best: dict[str, tuple[Mention, int]] = {}
         placed: dict[str, float] = defaultdict(float)
         first_end = _first_sentence_end(paper.abstract)
-        for m in by_id[paper.id].mentions if paper.id in by_id else []:
+        for m in found.mentions if found is not None else []:
             place = 1.0 if m.field == "title" else 0.5 if m.start < first_end else 0.0
             placed[m.concept] = max(placed[m.concept], place)
             # a title's spelling names a concept only when no abstract spells it ("Neural Machine
@@ -166,6 +170,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 salience=salience(m.role, place=placed[key], count=count, specificity=specificity(key)),
             )
         B.nodes[node]["n_concepts"] = len(best)
+        del found  # before the next paper is read
     for key, forms in surfaces.items():
         node = concept_node(key)
         name = _concept_name(key, in_abstracts.get(key) or forms)
@@ -179,7 +184,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             paper_count=B.in_degree(node),
         )
     concept_scores(B)
-    B.add_edges_from((u, v, d) for u, v, d in relation_edges(in_order) if u in B and v in B)
+    B.add_edges_from((u, v, d) for u, v, d in relation_edges(stated) if u in B and v in B)
     return B
 
 

@@ -381,21 +381,29 @@ def normalise_stage(run: _Run) -> int:
 def build_stage(run: _Run) -> int:
     if run.update:
         return _build_update(run, run.update)
-    run.B = build_graph(run.papers, run.extractions)
-    run.extractions = []  # the graph holds what later stages need of them (the mentions file has them all)
+    # the graph holds what later stages need of the extractions (the mentions file has them all):
+    # handed over, not kept, so that each paper's mentions are freed once its edges are in
+    run.B = build_graph(run.papers, _handed_over(run))
     run.report.concepts = incremental.count(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
     return len(run.papers)
 
 
 def _build_update(run: _Run, update: Update) -> int:
     """The new papers' graph; concepts it brings that the stored graph lacks are counted in."""
-    run.B = build_graph(update.new, run.extractions)
-    run.extractions = []
+    run.B = build_graph(update.new, _handed_over(run))
     kinds = incremental.count(
         d["type"] for n, d in run.B.nodes(data=True) if d["kind"] == "Concept" and n not in update.known_before
     )
     run.report.concepts = incremental.add_counts(update.state["counts"]["concepts"], kinds)
     return len(update.new)
+
+
+def _handed_over(run: _Run) -> Iterator[Extraction]:
+    """The run's extractions, which the run no longer holds: each is the taker's to free."""
+    extractions, run.extractions = run.extractions, []
+    extractions.reverse()
+    while extractions:
+        yield extractions.pop()
 
 
 def link_stage(run: _Run) -> int:

@@ -76,7 +76,7 @@ def test_round_trip_keeps_every_property(tmp_path, graph):
     assert graph.edges["concept:parsing of korean", "concept:bert"]["rel"] == "CO_OCCURS"
 
 
-def test_a_table_is_loaded_by_one_copy_per_copy_rows_not_per_chunk(tmp_path, graph, monkeypatch):
+def test_a_table_is_loaded_by_one_copy_per_copy_rows_each_on_its_own_connection(tmp_path, graph, monkeypatch):
     # A COPY into a relationship table that has rows costs time in proportion to them: a COPY
     # per chunk of rows made a corpus's store quadratic to write. Chunks bound what Python
     # holds, COPY_ROWS what one COPY loads.
@@ -87,18 +87,25 @@ def test_a_table_is_loaded_by_one_copy_per_copy_rows_not_per_chunk(tmp_path, gra
     monkeypatch.setattr(embedded, "COPY_CHUNK", 1)
     monkeypatch.setattr(embedded, "COPY_ROWS", 3)
     sent: list[str] = []
-    real = ladybug.Connection.execute
+    real, opening = ladybug.Connection.execute, ladybug.Connection.__init__
 
     def recording(self, query, *args, **kwargs):
         sent.append(query)
         return real(self, query, *args, **kwargs)
 
+    def opened(self, *args, **kwargs):
+        sent.append("(connection)")
+        return opening(self, *args, **kwargs)
+
     monkeypatch.setattr(ladybug.Connection, "execute", recording)
+    monkeypatch.setattr(ladybug.Connection, "__init__", opened)
     db = tmp_path / "kg.lbug"
     counts = write_embedded(graph, db)
     copies = [q.split()[1] for q in sent if q.startswith("COPY ")]
     assert copies == [table for table, n in counts.items() for _ in range(-(-n // 3))]
     assert copies.count("MENTIONS") == 2  # 4 rows
+    # each COPY on a database opened for it: one connection's buffer pool keeps all it wrote
+    assert all(sent[i - 1] == "(connection)" for i, q in enumerate(sent) if q.startswith("COPY "))
     monkeypatch.undo()
     assert _canon(read_embedded(db)) == _canon(graph)
 

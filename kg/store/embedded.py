@@ -75,10 +75,7 @@ def create_embedded(G: nx.DiGraph, path: Path) -> dict[str, int]:
         tables += [(rel, rel_rows(G, rel), [("from", "STRING"), ("to", "STRING"), *props])
                    for rel, (_, _, props) in REL_TABLES.items()]  # fmt: skip
         for table, rows, cols in tables:
-            # a database of its own for each table: LadybugDB keeps every page it wrote in its
-            # buffer pool until closed, which would hold the whole store in memory
-            with _connection(path) as conn:
-                counts[table] = _copy(conn, table, rows, cols, copies)
+            counts[table] = _copy(path, table, rows, cols, copies)
     finally:
         remove(copies)
     with _connection(path) as conn:
@@ -262,7 +259,16 @@ COPY_CHUNK = 50_000
 COPY_ROWS = 500_000
 
 
-def _copy(conn: Any, table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, str]], tmp: Path) -> int:
+def _copy(path: Path, table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, str]], tmp: Path) -> int:
+    """Load ``rows`` into ``table`` of the database at ``path``, :data:`COPY_ROWS` rows a ``COPY``.
+
+    Each COPY opens the database for itself: LadybugDB keeps every page it wrote in its buffer
+    pool until closed, so one connection would hold the whole table in memory; and what the
+    closed database freed is handed back to the system before the next COPY
+    (:func:`_give_back_memory`). 61,839 ACL papers: the process holds 2,622 MB after the store
+    instead of 3,054. The peak stays that of a COPY into a table that has rows (the second
+    500,000 MENTIONS: +830 MB), which reads what the table has.
+    """
     schema = pa.schema([(p, _ARROW[t]) for p, t in props])
     file = tmp / f"{table}.parquet"
     written = 0
@@ -275,10 +281,37 @@ def _copy(conn: Any, table: str, rows: Iterable[dict[str, Any]], props: list[tup
                 out.write_table(pa.Table.from_pylist(chunk, schema=schema))
                 in_file += len(chunk)
                 chunk = list(islice(rows, COPY_CHUNK))
-        conn.execute(cypher.copy_from(table, str(file)))
+        with _connection(path) as conn:
+            conn.execute(cypher.copy_from(table, str(file)))
+        _give_back_memory()
         written += in_file
     file.unlink(missing_ok=True)
     return written
+
+
+def _give_back_memory() -> None:
+    """Return the C heap's free memory to the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    A COPY's working memory is freed when its database closes, but glibc keeps it for reuse, and
+    Python's own allocations do not reuse it: without this, every COPY adds to what the process holds.
+    """
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_libc() -> Any:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return libc if libc is not None and hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _load_libc()
 
 
 def query_embedded(

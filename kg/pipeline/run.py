@@ -23,7 +23,7 @@ from typing import IO, Any
 import networkx as nx
 
 import kg
-from kg.analyse import Analytics, analyse, annotate
+from kg.analyse import analyse, annotate
 from kg.build import build_graph, knowledge_graph
 from kg.errors import ConfigError, InputError
 from kg.extract import extract, load_pipeline, model_version
@@ -41,6 +41,7 @@ from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, Paper
+from kg.report import ReportFacts, render_report, report_facts
 from kg.store import read_embedded, reader, update_embedded
 from kg.store.embedded import create_embedded, is_ladybug, replace_store
 from kg.viz import concept_map, paper_map, write_html
@@ -89,7 +90,8 @@ class _Run:
     extractions: list[Extraction] = field(default_factory=list)
     B: nx.DiGraph = field(default_factory=nx.DiGraph)
     G: nx.DiGraph = field(default_factory=nx.DiGraph)
-    analytics: Analytics | None = None
+    #: What the report shows of the analytics, kept from the analyse stage (not the analytics).
+    report_facts: ReportFacts | None = None
     #: Set when this run adds papers to the stored graph instead of rebuilding it.
     update: Update | None = None
     fingerprint: str = ""
@@ -446,7 +448,10 @@ def analyse_stage(run: _Run) -> int | None:
     for note in a.notes:
         log.info("analyse: %s", note)
     run.G = annotate(run.G, a, copy=False)
-    run.analytics = a
+    out = run.spec.outputs
+    if out.report_html or out.report_md:
+        # the graph has each node's analytics now; the report needs only its tables of them
+        run.report_facts = report_facts(run.G, a)
     return run.G.number_of_nodes()
 
 
@@ -564,19 +569,17 @@ def report_stage(run: _Run) -> int | None:
     """The researcher's report of the run: HTML with charts, and Markdown."""
     out = run.spec.outputs
     html, md = out.report_html, out.report_md
-    if run.analytics is None or not (html or md):
+    if run.report_facts is None or not (html or md):
         return None  # also in an incremental run: the last full run's report stays
     pages = {"graph": out.html} if out.html else {}
     if out.html:
         pages.update({name: out.html.with_name(f"{name}.html") for name in run.spec.viz.views})
     folder = (html or md or Path()).parent
     links = {f"{name} view": os.path.relpath(page, folder) for name, page in pages.items()}
-    from kg.report import write_report  # matplotlib: imported by the runs that draw a report
-
     # the time so far: the report is the last stage, and the run's total is set after it
     seconds = round(time.perf_counter() - run.started, 3)
-    write_report(run.G, run.analytics, run.report.to_dict() | {"seconds": seconds},
-                 html and run.staged.path(html), md and run.staged.path(md), links=links)  # fmt: skip
+    render_report(run.report_facts, run.report.to_dict() | {"seconds": seconds},
+                  html and run.staged.path(html), md and run.staged.path(md), links=links)  # fmt: skip
     if html:
         run.report.outputs["report_html"] = str(html)
     if md:

@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from kg.analyse import Analytics
 from kg.outputs import write_text
-from kg.report.context import build_context
+from kg.report.context import ReportFacts, build_context, report_facts
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
 
@@ -69,7 +69,19 @@ def write_report(
     >>> r.charts, "<td>&lt;ACL&gt;</td>" in r.html.read_text(), "| &lt;ACL&gt; | 1 |" in r.markdown.read_text()
     (0, True, True)
     """
-    context = build_context(G, analytics, run_report, links=links)
+    return render_report(report_facts(G, analytics), run_report, html_path, md_path, links=links)
+
+
+def render_report(
+    facts: ReportFacts,
+    run_report: Mapping[str, Any] | None,
+    html_path: str | Path | None,
+    md_path: str | Path | None,
+    *,
+    links: Mapping[str, str] | None = None,
+) -> ReportResult:
+    """:func:`write_report` from the :func:`~kg.report.context.report_facts` of a graph, kept since its analysis."""
+    context = build_context(facts, run_report, links=links)
     html_path = Path(html_path) if html_path else None
     md_path = Path(md_path) if md_path else None
     charts = 0

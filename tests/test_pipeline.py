@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import weakref
 
 import pytest
 
@@ -315,3 +316,29 @@ def test_outputs_are_byte_identical_across_runs_and_hash_seeds(tmp_path):
     assert {"graph.html", "concepts.html", "papers.html", "report.html", "report.md", "m.jsonl"} <= set(hashes[0][0])
     assert hashes[0][0] == hashes[1][0]
     assert hashes[0][1] == hashes[1][1]
+
+
+def test_a_stage_leaves_no_cyclic_garbage_behind(tmp_path, monkeypatch):
+    # After each stage the run freezes what it built (gc.freeze), and frozen objects are never
+    # collected: garbage cycles a stage left were kept for the rest of the run (61,839 ACL
+    # papers: ~500 MB of the analyse stage's, through the store's peak)
+    from kg.pipeline import run as pipeline_run
+
+    class Node:
+        pass
+
+    watched: list[weakref.ref] = []
+    seen_by_next: list[bool] = []
+
+    def leaves_a_cycle(run):
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        watched.append(weakref.ref(a))
+
+    def looks(run):
+        seen_by_next.append(watched[0]() is not None)
+
+    monkeypatch.setattr(pipeline_run, "STAGES", [("first", leaves_a_cycle), ("second", looks)])
+    path, _ = _pipeline(tmp_path, LINES[:1])
+    run_pipeline(load_pipeline_file(path))
+    assert seen_by_next == [False]

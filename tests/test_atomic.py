@@ -309,12 +309,12 @@ def _incomplete_store(db: Path, G) -> None:
     conn = ladybug.Connection(database)
     for ddl in cypher.ladybug_ddl():
         conn.execute(ddl)
+    conn.close()
+    database.close()
     copies = db.parent / "copies"
     copies.mkdir()
     for label, props in NODE_TABLES.items():
-        _copy(conn, label, list(node_rows(G, label)), props, copies)
-    conn.close()
-    database.close()
+        _copy(db, label, list(node_rows(G, label)), props, copies)
 
 
 @pytest.fixture(scope="module")

@@ -179,7 +179,7 @@ def _run_stages(run: _Run) -> None:
             # What the stages built lives until the run ends: spare the cyclic garbage collector
             # from scanning it again at every collection (and forked workers from copying it).
             # Frozen objects are never collected, so the stage's garbage cycles go first
-            # (61,839 ACL papers: the run's peak 4,051 -> ~3,550 MB).
+            # (61,839 ACL papers: the run's peak 4,051 -> 3,540 MB).
             gc.collect()
             gc.freeze()
             stage_peak = _peak_rss_mb()

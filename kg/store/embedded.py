@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -292,26 +293,23 @@ def _copy(path: Path, table: str, rows: Iterable[dict[str, Any]], props: list[tu
 def _give_back_memory() -> None:
     """Return the C heap's free memory to the system (glibc's ``malloc_trim``; elsewhere nothing).
 
-    A COPY's working memory is freed when its database closes, but glibc keeps it for reuse, and
-    Python's own allocations do not reuse it: without this, every COPY adds to what the process holds.
+    A COPY's working memory is freed when its database closes, but glibc keeps it for reuse and
+    little of what follows reuses it (Python's small objects live in arenas of their own): without
+    this, every COPY adds to what the process holds.
     """
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
-def _load_libc() -> Any:
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
     import ctypes
-    import ctypes.util
 
-    name = ctypes.util.find_library("c")
     try:
-        libc = ctypes.CDLL(name) if name else None
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)  # the C library the process runs with
     except OSError:
         return None
-    return libc if libc is not None and hasattr(libc, "malloc_trim") else None
-
-
-_LIBC = _load_libc()
 
 
 def query_embedded(

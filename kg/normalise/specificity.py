@@ -204,7 +204,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         modifiers = [str(w) for w in conf.get("modifiers", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
-            f"{path}: expected min_rate and lists of words heads, modifiers and general_acronyms ({exc})"
+            f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
+            f" and property_words ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()

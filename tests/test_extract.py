@@ -156,6 +156,10 @@ def test_acronyms_resolve_to_long_form(nlp):
     longer = Normaliser().key("document-level machine translation")
     assert ms["document-level machine translation (MT)"].concept == longer
     assert ms["MT systems"].concept == "machine translation system"
+    # the default sample: defined in the plural, used in the singular ("an MoE LLM")
+    text = "Large language models (LLMs) with a Mixture-of-Experts (MoE) layer. Turning a dense LLM into an MoE LLM."
+    ms = _annotated(nlp, text, [("Method", "MoE LLM")])
+    assert ms["MoE LLM"].concept == "mixture of experts large language model"
 
 
 def test_model_output_resolves_acronyms(nlp):

@@ -342,6 +342,19 @@ def test_an_aliased_acronym_is_read_inside_longer_mentions():
     assert rules["acronym from the run"] == 1
 
 
+def test_a_mention_keyed_with_its_papers_acronyms_takes_the_runs_too():
+    # the default sample: "MoE LLMs" in an abstract that defines MoE but not LLM was keyed
+    # "mixture of experts llm" at extraction, beside "mixture of experts large language model"
+    keys, rules, _ = _run(
+        _paper("a", "Mixture-of-Experts (MoE) models scale. MoE LLMs route tokens.",
+               ("MoE LLMs", "mixture of experts llm")),
+        _paper("b", "Serving MoE LLMs is hard.", ("MoE LLMs", "moe llm")),
+        _paper("c", "Mixture of experts (MoE) layers.", ("Mixture of experts (MoE)", "mixture of experts")),
+    )  # fmt: skip
+    assert keys["a"] == keys["b"] == ["mixture of experts large language model"]
+    assert rules["acronym from the run"] == 2
+
+
 def test_run_keys_do_not_depend_on_order():
     pairs = [
         _paper("a", "A data set.", ("data set", "data set")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from kg.extract.components import SPANS_KEY
@@ -103,3 +105,18 @@ def test_phrase_types_read_from_the_key():
     assert [phrases._type(k) for k in ("quantization", "post training quantization", "knowledge distillation",
                                        "semantic segmentation", "recommendation task", "latent aspect")] == [
         "Technique", "Technique", "Technique", "Problem", "Problem", "Technique"]  # fmt: skip
+
+
+def test_a_phrase_is_keyed_as_written():
+    # the default sample keyed the phrase "geo-distributed GPUs" as "geo distributed gpus": read
+    # in lower case, "gpus" kept its s like "corpus"; so did "DARTS", a name, lose its S
+    import spacy
+
+    nlp = spacy.blank("en")
+    doc = nlp("We train on geo-distributed GPUs with DARTS cells.")
+    phrases = Phrases()
+    phrases.min_score = -math.inf
+    found = phrases.candidates(doc)
+    keys = {found.words[i]: key for i, key in phrases.select(found, set())}
+    assert keys[("geo", "-", "distributed", "gpus")] == "geo distributed gpu"
+    assert keys[("darts", "cells")] == "darts cell"

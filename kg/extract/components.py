@@ -18,6 +18,7 @@ from spacy.tokens import Doc, Span, Token
 
 from kg.config import config_path
 from kg.normalise import Normaliser, find_acronyms
+from kg.normalise.acronyms import singular
 from kg.normalise.keys import repeats_words
 
 SPANS_KEY = "kg"
@@ -87,8 +88,8 @@ class ConceptSpans:
             long_key = norm.key(acro.long)
             if not norm.is_generic(long_key):
                 short = norm.resolve(acro.short, long_key)
-                defined[acro.short] = short
-                defined[acro.short + "s"] = short
+                # "LLMs" defined serves "LLM" as well, and "LLM" serves "LLMs"
+                defined[singular(acro.short)] = defined[singular(acro.short) + "s"] = short
         rules: Counter[str] = Counter()
         spans: list[Span] = []
         for ent in doc.ents:

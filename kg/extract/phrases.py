@@ -69,11 +69,16 @@ _PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
 
 @dataclass
 class Candidates:
-    """The distinct candidate phrases of a document: words, where each occurs, features by row."""
+    """The distinct candidate phrases of a document: words, where each occurs, features by row.
+
+    ``texts`` holds each phrase's words as its first occurrence writes them: the case a key
+    needs ("GPUs" is the plural of "GPU", "gpus" a word like "corpus").
+    """
 
     words: list[tuple[str, ...]]
     occurrences: list[list[tuple[int, int]]]
     features: np.ndarray
+    texts: list[str]
 
     def __len__(self) -> int:
         return len(self.words)
@@ -150,6 +155,7 @@ class Phrases:
         blocked = bytearray(n) if self.inside_concepts else taken
         function = self.function
         lowers: list[str] = []
+        cased = [tok.text for tok in doc]
         # Per token: mixed or upper case ("BERT", "word2Vec"), and capitalised inside a sentence.
         caps = bytearray(n)
         title = bytearray(n)
@@ -203,11 +209,12 @@ class Phrases:
         if words:
             runs.append(words)
         concept_words = {lowers[i] for i in range(n) if taken[i]}
-        return self._features(lowers, caps, title, runs, first_end, taken, concept_words, whole)
+        return self._features(lowers, cased, caps, title, runs, first_end, taken, concept_words, whole)
 
     def _features(
         self,
         lowers: list[str],
+        cased: list[str],
         caps: bytearray,
         title: bytearray,
         runs: list[list[tuple[int, int]]],
@@ -249,7 +256,7 @@ class Phrases:
                     where[key].append((start, end))
         keys = list(found)
         if not keys:
-            return Candidates([], [], np.zeros((0, len(FEATURES))))
+            return Candidates([], [], np.zeros((0, len(FEATURES))), [])
         # Per distinct word (a last row pads shorter phrases): log
         # frequency here, reference specificity and log df, in a concept, and as a phrase's
         # head: log frequency as a head, stop-listed, adjective ending; as a first word: verbal.
@@ -312,7 +319,8 @@ class Phrases:
             words[ix[:, 0], 7],
             agg[:, 7] / count,
         ]).astype(float)  # fmt: skip
-        return Candidates(keys, [where[k] for k in keys], features)
+        texts = [" ".join(cased[slice(*where[k][0])]).replace(" - ", "-") for k in keys]
+        return Candidates(keys, [where[k] for k in keys], features, texts)
 
     def _specificity(self, df: int) -> float:
         # As kg.normalise.specificity, over the reference corpora alone.
@@ -353,7 +361,7 @@ class Phrases:
                 break
             text = " ".join(candidates.words[i]).replace(" - ", "-")
             key = known.get(text) if known else None
-            key = key or self.normaliser.key(text)
+            key = key or self.normaliser.key(candidates.texts[i])
             words = key.split()
             # The key's words can differ from the candidate's: "amounts" is keyed "amount".
             if key in seen or self.normaliser.is_generic(key) or words[0] in function or words[-1] in function:

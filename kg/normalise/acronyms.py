@@ -106,11 +106,14 @@ def find_acronyms(text: str) -> list[Acronym]:
     return found
 
 
+def singular(short: str) -> str:
+    """ "LLMs" -> "LLM"; "RKHS", "DARTS" stay (a capital S is no plural)."""
+    return short[:-1] if len(short) > 2 and short[-1] == "s" and short[:-1].isupper() else short
+
+
 def letters(short: str) -> str:
     """The letters an acronym's long form spells: "LLMs" -> "llm", "Q-Former" -> "qformer", "RKHS" -> "rkhs"."""
-    if len(short) > 2 and short[-1] == "s" and short[:-1].isupper():
-        short = short[:-1]
-    return "".join(c for c in short.lower() if c.isalnum())
+    return "".join(c for c in singular(short).lower() if c.isalnum())
 
 
 def initials(long: str) -> tuple[str, str]:

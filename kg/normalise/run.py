@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from kg.normalise.acronyms import find_acronyms, initials, letters
+from kg.normalise.acronyms import find_acronyms, initials, letters, singular
 from kg.normalise.keys import Normaliser, repeats_words
 from kg.normalise.specificity import generic_terms
 from kg.records import Extraction, Mention, Paper
@@ -230,7 +230,7 @@ def run_tables(
             if " " not in key:
                 alone[key] += 1
                 as_name[key] += _written_as_name(m.text)
-            bare.update(s for w in _ACRONYM.findall(m.text) if (s := _short(w)) not in own)
+            bare.update(s for w in _ACRONYM.findall(m.text) if (s := singular(w)) not in own)
     # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
     # (a title in capitals, "GENERATIVE") stays a word.
     named = frozenset(key for key, n in as_name.items() if 2 * n >= alone[key])
@@ -292,7 +292,7 @@ def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:
     for a in find_acronyms(abstract):
         long_key = norm.key(a.long)
         if not norm.is_generic(long_key):
-            yield _short(a.short), norm.resolve(a.short, long_key)
+            yield singular(a.short), norm.resolve(a.short, long_key)
 
 
 def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[str, str]]:
@@ -306,34 +306,36 @@ def _looks_like_acronym(short: str) -> bool:
     return caps >= 2 and 2 * caps >= sum(c.isalpha() for c in short)
 
 
-def _short(short: str) -> str:
-    """ "LLMs" -> "LLM"; "RKHS", "DARTS" stay (a capital S is no plural)."""
-    return short[:-1] if len(short) > 2 and short[-1] == "s" and short[:-1].isupper() else short
-
-
 def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], norm: Normaliser) -> str | None:
     """The key of ``m`` with long forms for its bare acronyms: its paper's own, else the run's.
 
-    A mention its abstract keyed by more than its words ("DP-SGD", defined there as a whole;
-    "supervised" of "supervised and unsupervised learning"; the model's mentions, keyed with the
-    paper's own definitions at extraction) keeps its key; candidate phrases ("KV cache
-    compression" where the abstract defines "Key-Value (KV) cache") take the paper's definitions here.
+    A mention its abstract keyed by more than its words and its own acronyms ("DP-SGD", defined
+    there as a whole; "supervised" of "supervised and unsupervised learning") keeps its key. The
+    model's mentions, keyed with the paper's own definitions at extraction, take the run's for the
+    rest ("MoE LLMs" where the abstract defines only MoE); candidate phrases ("KV cache
+    compression" where the abstract defines "Key-Value (KV) cache") take the paper's here.
     """
     if not (acronyms or own) or "(" in m.text:
         return None
-    found = False
 
-    def long_form(match: re.Match[str]) -> str:
-        nonlocal found
-        short = _short(match.group())
-        long = (own.get(short) if _looks_like_acronym(short) else None) or acronyms.get(short)
-        if long is None:
-            return match.group()
-        found = True
-        return long
+    def expand(run: dict[str, str]) -> tuple[str, bool]:
+        found = False
 
-    text = _WORD.sub(long_form, m.text)
-    if not found or norm.key(m.text) != m.concept:
+        def long_form(match: re.Match[str]) -> str:
+            nonlocal found
+            short = singular(match.group())
+            long = (own.get(short) if _looks_like_acronym(short) else None) or run.get(short)
+            if long is None:
+                return match.group()
+            found = True
+            return long
+
+        return _WORD.sub(long_form, m.text), found
+
+    if norm.key(m.text) != m.concept and norm.key(expand({})[0]) != m.concept:
+        return None  # keyed by more than its words and its paper's acronyms
+    text, found = expand(acronyms)
+    if not found:
         return None
     key = norm.key(text)
     return None if repeats_words(key) else key  # the mention spells the long form out already

@@ -29,6 +29,12 @@ from kg.normalise.gazetteer import load_gazetteer
         ("object detection", "Problem"),
         ("English", None),
         ("Classification", None),
+        # Papers with Code's "BASE", "ALIGN", "NODE": words, not names, in abstracts
+        ("base", None),
+        ("align", None),
+        ("node", None),
+        ("CLIP", "Method"),
+        ("Transformer", "Method"),
     ],
 )
 def test_types_of_known_concepts(text, kind):
@@ -46,3 +52,16 @@ def test_bad_row_names_the_line(tmp_path):
     path.write_text("term\ttype\tsource\nImageNet\tCorpus\tcurated\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"g\.tsv:2"):
         load_gazetteer(path)
+
+
+def test_names_in_capitals_written_as_words_are_no_names(tmp_path):
+    import gzip
+    import json
+
+    from kg.normalise.gazetteer_build import common_words
+
+    texts = ["We fine-tune the base model with BERT.", "A BASE layer routes tokens.", "The base rate of BERT."]
+    corpus = tmp_path / "c.jsonl.gz"
+    with gzip.open(corpus, "wt", encoding="utf-8") as f:
+        f.writelines(json.dumps({"abstract": t}) + "\n" for t in texts)
+    assert common_words(["BASE", "BERT", "Dropout", "GPT-2"], corpus) == {"BASE"}

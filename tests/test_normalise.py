@@ -281,6 +281,12 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
                ("training-free framework", "training free framework"), ("training-free", "training free")),
     )  # fmt: skip
     assert keys["c"] == ["training free framework", "training free"]  # the first is then flagged generic
+    # arXiv ML: "open-source framework" had become "open source" (17 of 2,000 papers)
+    keys, _, _ = _run(
+        _paper("d", "An open-source framework, open-source.",
+               ("open-source framework", "open source framework"), ("open-source", "open source")),
+    )  # fmt: skip
+    assert keys["d"] == ["open source framework", "open source"]
 
 
 @pytest.mark.parametrize(

@@ -120,3 +120,17 @@ def test_a_phrase_is_keyed_as_written():
     keys = {found.words[i]: key for i, key in phrases.select(found, set())}
     assert keys[("geo", "-", "distributed", "gpus")] == "geo distributed gpu"
     assert keys[("darts", "cells")] == "darts cell"
+
+
+def test_a_function_word_glued_by_a_hyphen_opens_the_phrase():
+    # arXiv ML abstracts: "In-Context Learning" gave the phrase "context learning", a concept
+    # of its own beside the recogniser's "in context learning"
+    import spacy
+
+    nlp = spacy.blank("en")
+    doc = nlp("We study In-Context Learning with on-policy distillation in large models.")
+    phrases = Phrases()
+    phrases.min_score = -math.inf
+    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    assert {"in context learning", "on policy distillation"} <= keys
+    assert not keys & {"context learning", "policy distillation", "in large model"}

@@ -80,6 +80,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("large language model based framework", ["large language model-based framework", "LLM-based framework"]),
         ("data driven approach", ["data-driven approaches"]),
         ("diffusion based method", ["diffusion-based methods"]),
+        ("open source framework", ["open-source framework"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):
@@ -108,6 +109,8 @@ def test_general_academic_phrasings_are_generic(key, forms):
         ("model free reinforcement learning", ["model-free reinforcement learning"]),
         ("knowledge graph based question answering", ["knowledge graph-based question answering"]),
         ("physics informed neural network", ["physics-informed neural networks"]),
+        # two general words that name one thing of the field (model-based reinforcement learning)
+        ("world model", ["world models"]),
     ],
 )
 def test_research_concepts_are_not_generic_however_common(key, forms):

@@ -179,6 +179,15 @@ class Phrases:
                 # ... and so do the function words inside such a word: "mixture-of-experts".
                 words[-1] = (words[-1][0], i + 1)
                 continue
+            if (
+                lower in function and not join and not blocked[i] and not tok.whitespace_
+                and doc[i + 1 : i + 2].text == "-" and not doc[i + 1].whitespace_
+                and i + 2 < n and doc[i + 2].is_alpha and not blocked[i + 2] and not edge[i + 1] and not edge[i + 2]
+            ):  # fmt: skip
+                # A function word glued to the next word by a hyphen opens a word: "in-context
+                # learning", "on-policy", "all-reduce" (not "context learning", "policy").
+                words.append((i, i + 1))
+                continue
             if blocked[i] or tok.is_space or tok.is_punct or tok.like_num or lower in function:
                 # A hyphen glued on both sides joins two words into one: "multi-service".
                 join = (
@@ -364,7 +373,13 @@ class Phrases:
             key = key or self.normaliser.key(candidates.texts[i])
             words = key.split()
             # The key's words can differ from the candidate's: "amounts" is keyed "amount".
-            if key in seen or self.normaliser.is_generic(key) or words[0] in function or words[-1] in function:
+            glued = candidates.words[i][1:2] == ("-",)  # "in-context learning" opens with "in"
+            if (
+                key in seen
+                or self.normaliser.is_generic(key)
+                or (words[0] in function and not glued)
+                or words[-1] in function
+            ):
                 continue
             seen.add(key)
             chosen.append((i, key))

@@ -76,7 +76,7 @@ CURATED_TECHNIQUES = """large language model, language model, pretrained languag
 deep neural network, convolutional neural network, recurrent neural network, graph neural network,
 adversarial training, meta-learning, contrastive learning, self-supervised learning, deep learning,
 machine learning, reinforcement learning, transfer learning, multi-task learning, fine-tuning,
-in-context learning, prompt tuning, instruction tuning, chain-of-thought prompting""".replace("\n", " ")
+in-context learning, prompt tuning, instruction tuning, chain-of-thought prompting, world model""".replace("\n", " ")
 
 
 def _abstracts(path: Path) -> Iterator[str]:
@@ -124,6 +124,30 @@ def lower_share(terms: list[str], corpus: Path, limit: int = 60_000) -> dict[str
     return {t: (lo, up) for t, (lo, up) in counts.items()}
 
 
+def common_words(names: list[str], corpus: Path, limit: int = 60_000) -> frozenset[str]:
+    """The one-word names in capitals (``names`` with a capital after the first letter) that
+    ``corpus`` writes in lower case more often than as the name.
+
+    "BASE", "ALIGN", "NODE", "USE" are methods to Papers with Code and words to everyone else:
+    as known names they would keep "base model" from being a concept ("base") and type the
+    word "use". "BERT", "CLIP" and "ResNet" are written as names. A name in title case
+    ("Transformer", "Dropout") is a word written at a sentence start as well: :func:`lower_share`.
+    """
+    wanted = {n for n in names if n.isalpha() and any(c.isupper() for c in n[1:])}
+    lower = {n.lower(): n for n in wanted}
+    exact: Counter[str] = Counter()
+    plain: Counter[str] = Counter()
+    for n, text in enumerate(_abstracts(corpus)):
+        if n >= limit:
+            break
+        for w in _WORD.findall(text):
+            if w in wanted:
+                exact[w] += 1
+            elif w in lower:
+                plain[lower[w]] += 1
+    return frozenset(n for n in wanted if plain[n] > exact[n])
+
+
 def _coined(name: str) -> bool:
     """A coined name by its form: a digit, or a capital inside a word part ("ResNet", "BERT")."""
     parts = re.split(r"[\s\-/]+", name)
@@ -133,9 +157,12 @@ def _coined(name: str) -> bool:
 def method_rows(methods: list[dict], arxiv: Path) -> list[tuple[str, str, str]]:
     full_names = [m["name"] for m in methods if not _coined(m["name"])]
     casing = lower_share(full_names, arxiv)
+    words = common_words([n for m in methods for n in [m["name"], *m.get("aliases", [])] if " " not in n], arxiv)
     rows = []
     for m in methods:
         name = m["name"]
+        if name in words:
+            continue
         if _coined(name):
             kind = "Method"
         else:
@@ -147,6 +174,8 @@ def method_rows(methods: list[dict], arxiv: Path) -> list[tuple[str, str, str]]:
                 kind = "Method" if " " not in name else "Technique"
         rows.append((name, kind, "pwc-method"))
         for alias in m.get("aliases", []):
+            if alias in words:
+                continue
             # An acronym takes its long form's type ("CNN" is a family like "convolutional neural
             # network"); a coined short name ("ResNet") is a named method.
             alias_kind = kind if alias.isupper() else ("Method" if _coined(alias) else kind)

@@ -31,6 +31,9 @@ def norm():
         (["word embeddings", "Word-Embeddings"], "word embedding"),
         (["strategies", "strategy"], "strategy"),
         (["LLMs", "LLM", "large language models"], "large language model"),
+        # arXiv ML: "F1 score" (23 papers of 2,000) and "F1" (11) were two metrics
+        (["F1 score", "F1-score", "F1", "F-measure", "F1 measure"], "f1"),
+        (["BLEU score", "BLEU scores", "BLEU"], "bleu"),
     ],
 )
 def test_variants_share_one_key(norm, variants, key):

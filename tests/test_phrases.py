@@ -105,6 +105,10 @@ def test_phrase_types_read_from_the_key():
     assert [phrases._type(k) for k in ("quantization", "post training quantization", "knowledge distillation",
                                        "semantic segmentation", "recommendation task", "latent aspect")] == [
         "Technique", "Technique", "Technique", "Problem", "Problem", "Technique"]  # fmt: skip
+    # arXiv ML: "GPT-4" and "DeepSeek-R1", found as phrases, were Techniques like families of methods
+    written = [("gpt 4", "GPT-4"), ("deepseek r1", "DeepSeek-R1"), ("heterogeneous cluster", "Heterogeneous Clusters"),
+               ("gpt 4 evaluation", "GPT-4 evaluation"), ("kv cache", "KV cache")]  # fmt: skip
+    assert [phrases._type(k, t) for k, t in written] == ["Method", "Method", "Technique", "Problem", "Technique"]
 
 
 def test_a_phrase_is_keyed_as_written():

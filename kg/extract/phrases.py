@@ -126,7 +126,7 @@ class Phrases:
         cands = self.candidates(doc)
         for i, key in self.select(cands, {s.id_ for s in spans}, known=_known_keys(spans)):
             known = self.gazetteer.type_of(key)
-            label = known or self._type(key)
+            label = known or self._type(key, cands.texts[i])
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
@@ -385,14 +385,24 @@ class Phrases:
             chosen.append((i, key))
         return chosen
 
-    def _type(self, key: str) -> str:
-        # From the key alone, so that a phrase has one type in every paper: a task head or a
-        # nominalisation names what is done (a Problem), anything else a Technique; so do the
-        # heads of families of techniques, nominalisations or not ("quantization", "distillation").
+    def _type(self, key: str, text: str = "") -> str:
+        # From the key and how the phrase is written, so that a phrase has one type in every
+        # paper: a task head or a nominalisation names what is done (a Problem), a name (its last
+        # word with a digit or a capital inside: "GPT-4", "DeepSeek-R1") one artefact (a Method,
+        # as the recogniser's named spans), anything else a Technique; so do the heads of
+        # families of techniques, nominalisations or not ("quantization", "distillation").
         head = key.rsplit(" ", 1)[-1]
         if head in self.technique_heads:
             return "Technique"
-        return "Problem" if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS) else "Technique"
+        if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS):
+            return "Problem"
+        return "Method" if _named(text.rsplit(" ", 1)[-1]) else "Technique"
+
+
+def _named(word: str) -> bool:
+    """ "GPT-4", "LLaMA", "DeepSeek-R1": a capital after the first letter, or a digit beside letters."""
+    letters = any(c.isalpha() for c in word)
+    return letters and (any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word))
 
 
 def _known_keys(spans: list[Span]) -> dict[str, str]:

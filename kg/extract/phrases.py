@@ -185,8 +185,11 @@ class Phrases:
                 and i + 2 < n and doc[i + 2].is_alpha and not blocked[i + 2] and not edge[i + 1] and not edge[i + 2]
             ):  # fmt: skip
                 # A function word glued to the next word by a hyphen opens a word: "in-context
-                # learning", "on-policy", "all-reduce" (not "context learning", "policy").
-                words.append((i, i + 1))
+                # learning", "on-policy", "all-reduce" (not "context learning", "policy"), and a
+                # run, as the function word alone would have ended the one before.
+                if words:
+                    runs.append(words)
+                words = [(i, i + 1)]
                 continue
             if blocked[i] or tok.is_space or tok.is_punct or tok.like_num or lower in function:
                 # A hyphen glued on both sides joins two words into one: "multi-service".

@@ -290,6 +290,13 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
                ("open-source framework", "open source framework"), ("open-source", "open source")),
     )  # fmt: skip
     assert keys["d"] == ["open source framework", "open source"]
+    # nor a compound adjective with a prefix: arXiv ML's "multi-agent systems" had become
+    # "multi agent" (24 of 2,000 papers)
+    keys, _, _ = _run(
+        _paper("e", "Multi-agent systems and multi-agent setups.",
+               ("Multi-agent systems", "multi agent system"), ("multi-agent", "multi agent")),
+    )  # fmt: skip
+    assert keys["e"] == ["multi agent system", "multi agent"]
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("data driven approach", ["data-driven approaches"]),
         ("diffusion based method", ["diffusion-based methods"]),
         ("open source framework", ["open-source framework"]),
+        ("large scale dataset", ["large-scale datasets"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):

@@ -14,9 +14,9 @@ Three rules, each a table built from the whole run and applied with dict lookups
   "language model" stays, and "generative models" too, though a title in capitals writes
   "GENERATIVE"), a two-word "X" that opens with a general modifier must be a known name
   ("large-scale datasets" stay, "deep learning model" -> "deep learning"), an "X" that ends in a
-  property word ("training-free", "LLM-based") is no name, and a key that ends
-  in a known name with that head keeps it ("mixture of experts large language model": "language
-  model").
+  property word ("training-free", "LLM-based") or opens with a prefix ("multi-agent") is no
+  name, and a key that ends in a known name with that head keeps it ("mixture of experts large
+  language model": "language model").
 
 The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
 stored ones got.
@@ -282,6 +282,7 @@ class _Rekey:
         if rest not in self.known and (
             (len(words) <= 2 and words[0] in self.general.modifiers)  # "large-scale datasets": no "large scale"
             or words[-1] in self.general.property_words  # "training-free framework": no "training free"
+            or (len(words) == 2 and words[0] in self.general.prefix_words)  # "multi-agent systems": no "multi agent"
         ):
             return key
         return rest

@@ -165,6 +165,8 @@ class GenericTerms:
     property_words: frozenset[str] = frozenset()
     #: Every listed modifier ("large", "real", "high"), common in the reference corpora or not.
     modifiers: frozenset[str] = frozenset()
+    #: Prefixes written as words that make a compound adjective ("multi-agent", "non-linear").
+    prefix_words: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -202,10 +204,11 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         kinds = [str(w) for w in conf.get("kind_heads", [])]
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
+        prefixes = [str(w) for w in conf.get("prefix_words", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
-            f" and property_words ({exc})"
+            f", property_words and prefix_words ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -213,7 +216,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
     common = {w for w in folded if all(ref.rate(w, c) >= min_rate for c in ref.corpora)}
     return GenericTerms(frozenset(common), frozenset(known), acronyms, frozenset(norm.surface(w) for w in kinds),
                         frozenset(norm.surface(w) for w in properties),
-                        frozenset(norm.surface(w) for w in modifiers))  # fmt: skip
+                        frozenset(norm.surface(w) for w in modifiers),
+                        frozenset(norm.surface(w) for w in prefixes))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,9 @@ strong prior vote for the gazetteer's type: a known dataset or metric (curated o
 see :mod:`kg.normalise.gazetteer`) is decided by the gazetteer alone, a known method, technique
 or problem (Papers with Code names) by a vote worth ``PRIOR_MIN`` mentions plus ``PRIOR_SHARE``
 of the mentions' total weight, which a few contrary mentions cannot outvote and a clear
-majority of the run can. A key that ends in a technique or model word (``technique_heads``,
+majority of the run can; between Method and Technique, a named artefact or a family of them
+("CNN" is the family "convolutional neural network", however its mentions are written), the
+gazetteer decides alone. A key that ends in a technique or model word (``technique_heads``,
 ``method_heads`` of ``config/normalise.toml``) names no problem or dataset, whatever its mentions
 were read as: its Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a
 mention that ends in such a word ("MLLMs", keyed "multimodal large language model").
@@ -30,6 +32,8 @@ from kg.records import Extraction
 TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric")
 #: Types whose gazetteer entries decide alone (curated and mined names, precise).
 DECISIVE = frozenset(["Dataset", "Metric"])
+#: The two types that tell a named artefact from a family of them.
+NAMING = frozenset(["Method", "Technique"])
 PRIOR_MIN = 3.0
 PRIOR_SHARE = 0.5
 
@@ -64,6 +68,8 @@ def decide_types(
     ...          ("bert", "Method", 0.5), ("bert", "Technique", 0.5)]
     >>> decide_types(votes, gazetteer=load_gazetteer())
     {'svhn': 'Dataset', 'reinforcement learning': 'Technique', 'bert': 'Method'}
+    >>> decide_types([("convolutional neural network", "Method", 1.0)] * 9, gazetteer=load_gazetteer())
+    {'convolutional neural network': 'Technique'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     heads = _technique_heads()
@@ -83,7 +89,10 @@ def decide_types(
             continue
         if prior is not None:
             by_type[prior] += PRIOR_MIN + PRIOR_SHARE * sum(by_type.values())
-        decided[key] = min(by_type, key=lambda t: (-by_type[t], _rank(t)))
+        best = min(by_type, key=lambda t: (-by_type[t], _rank(t)))
+        # Whether a known name is one artefact or a family is the gazetteer's to say: "CNNs",
+        # written as a name, read as a Method span, is still the family "convolutional neural network".
+        decided[key] = prior if prior in NAMING and best in NAMING else best
     return decided
 
 

@@ -27,7 +27,7 @@ from kg.errors import ConfigError
 from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles, verb_with_object
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
-from kg.normalise.keys import keeps_plural
+from kg.normalise.keys import keeps_plural, written_as_name
 from kg.normalise.specificity import reference_df
 
 if not Span.has_extension("source"):
@@ -399,13 +399,7 @@ class Phrases:
             return "Technique"
         if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS):
             return "Problem"
-        return "Method" if _named(text.rsplit(" ", 1)[-1]) else "Technique"
-
-
-def _named(word: str) -> bool:
-    """ "GPT-4", "LLaMA", "DeepSeek-R1": a capital after the first letter, or a digit beside letters."""
-    letters = any(c.isalpha() for c in word)
-    return letters and (any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word))
+        return "Method" if written_as_name(text.rsplit(" ", 1)[-1]) else "Technique"
 
 
 def _known_keys(spans: list[Span]) -> dict[str, str]:

@@ -217,6 +217,15 @@ def keeps_plural(words: Sequence[str]) -> bool:
     return len(words) > 2 and words[-2] == "of"
 
 
+def written_as_name(text: str) -> bool:
+    """ "BERT", "ResNet", "GPT-2", "word2vec": a capital after the first letter, or a digit beside letters.
+
+    >>> written_as_name("DeepSeek-R1"), written_as_name("Transformer"), written_as_name("4")
+    (True, False, False)
+    """
+    return any(c.isupper() for c in text[1:]) or (any(c.isdigit() for c in text) and any(c.isalpha() for c in text))
+
+
 def repeats_words(key: str) -> bool:
     """True when a run of two or more words occurs twice in ``key``.
 

@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters, singular
-from kg.normalise.keys import Normaliser, repeats_words
+from kg.normalise.keys import Normaliser, repeats_words, written_as_name
 from kg.normalise.specificity import generic_terms
 from kg.records import Extraction, Mention, Paper
 
@@ -229,7 +229,7 @@ def run_tables(
             counts[key] += 1
             if " " not in key:
                 alone[key] += 1
-                as_name[key] += _written_as_name(m.text)
+                as_name[key] += written_as_name(m.text)
             bare.update(s for w in _ACRONYM.findall(m.text) if (s := singular(w)) not in own)
     # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
     # (a title in capitals, "GENERATIVE") stays a word.
@@ -340,8 +340,3 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
         return None
     key = norm.key(text)
     return None if repeats_words(key) else key  # the mention spells the long form out already
-
-
-def _written_as_name(text: str) -> bool:
-    """ "BERT", "ResNet", "GPT-2", "word2vec": a capital after the first letter, or a digit."""
-    return any(c.isupper() for c in text[1:]) or (any(c.isdigit() for c in text) and any(c.isalpha() for c in text))

@@ -231,6 +231,17 @@ def test_run_acronyms_serve_every_abstract():
     assert rules["acronym from the run"] == 2
 
 
+def test_a_metric_keeps_its_acronym_whatever_an_abstract_defines():
+    # the ACL corpus: "BLEU" (830 papers) and "BLEU score" (594) were keyed "bi lingual evaluation
+    # understudy (score)" by one abstract's definition, apart from the papers that wrote "BLEU"
+    keys, _, _ = _run(
+        _paper("a", "We report Bi-Lingual Evaluation Understudy (BLEU). BLEU scores rise.",
+               ("Bi-Lingual Evaluation Understudy (BLEU)", "bleu"), ("BLEU scores", "bleu")),
+        _paper("b", "BLEU improves by 2 points; the BLEU score is 30.", ("BLEU", "bleu"), ("BLEU score", "bleu")),
+    )  # fmt: skip
+    assert keys == {"a": ["bleu", "bleu"], "b": ["bleu", "bleu"]}
+
+
 def test_run_folds_compounds_to_one_key():
     keys, rules, _ = _run(
         _paper("a", "A new data set for parsing.", ("data set", "data set")),

@@ -180,27 +180,30 @@ def main() -> None:
     ap.add_argument("--no-reload", dest="reload", action="store_false", help="skip the reload of the same graph")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-neo4j-"))
-    store = args.store or build_store(args.corpus, tmp)
-    expected = counts_in_store(store)
-    nodes = sum(expected[label] for label in NODE_TABLES)
-    rels = sum(expected[rel] for rel in REL_TABLES)
-    print(f"{store}: {nodes} nodes, {rels} relationships", file=sys.stderr)
-    runs, reload = bolt(store, expected, args)
-    offline = admin(store, expected, tmp, args) if args.admin else {}
-    median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    print(json.dumps({
-        "bench": "neo4j_load", "store": str(store) if args.store else args.corpus, "nodes": nodes,
-        "relationships": rels, "batch_size": args.batch_size, "workers": args.workers, "repeats": args.repeats,
-        "profile": args.profile, "bolt_rels_per_s": median["rels_per_s"],
-        "bolt_node_phase_s": median["node_phase_s"], "bolt_node_phase_per_s": median["node_phase_per_s"],
-        "bolt_rel_phase_s": median["rel_phase_s"], "bolt_rel_phase_per_s": median["rel_phase_per_s"],
-        "bolt_write_s": median["write_s"], "bolt_wall_s": median["wall_s"],
-        "bolt_peak_memory_mb": median["peak_memory_mb"], "bolt_runs_rels_per_s": [r["rels_per_s"] for r in runs],
-        "bolt_server_cpu_s": median["server_cpu_s"], "bolt_runs_load_average": [r["load_average"] for r in runs],
-        "bolt_reload_rels_per_s": reload.get("rels_per_s"), "bolt_reload_wall_s": reload.get("wall_s"),
-        **{f"admin_{k}": v for k, v in offline.items()},
-        "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 1),
-    }))  # fmt: skip
+    try:
+        store = args.store or build_store(args.corpus, tmp)
+        expected = counts_in_store(store)
+        nodes = sum(expected[label] for label in NODE_TABLES)
+        rels = sum(expected[rel] for rel in REL_TABLES)
+        print(f"{store}: {nodes} nodes, {rels} relationships", file=sys.stderr)
+        runs, reload = bolt(store, expected, args)
+        offline = admin(store, expected, tmp, args) if args.admin else {}
+        median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(json.dumps({
+            "bench": "neo4j_load", "store": str(store) if args.store else args.corpus, "nodes": nodes,
+            "relationships": rels, "batch_size": args.batch_size, "workers": args.workers, "repeats": args.repeats,
+            "profile": args.profile, "bolt_rels_per_s": median["rels_per_s"],
+            "bolt_node_phase_s": median["node_phase_s"], "bolt_node_phase_per_s": median["node_phase_per_s"],
+            "bolt_rel_phase_s": median["rel_phase_s"], "bolt_rel_phase_per_s": median["rel_phase_per_s"],
+            "bolt_write_s": median["write_s"], "bolt_wall_s": median["wall_s"],
+            "bolt_peak_memory_mb": median["peak_memory_mb"], "bolt_runs_rels_per_s": [r["rels_per_s"] for r in runs],
+            "bolt_server_cpu_s": median["server_cpu_s"], "bolt_runs_load_average": [r["load_average"] for r in runs],
+            "bolt_reload_rels_per_s": reload.get("rels_per_s"), "bolt_reload_wall_s": reload.get("wall_s"),
+            **{f"admin_{k}": v for k, v in offline.items()},
+            "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 1),
+        }))  # fmt: skip
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)  # the store it built, the CSVs; nothing when given --store
 
 
 if __name__ == "__main__":

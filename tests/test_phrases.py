@@ -138,3 +138,14 @@ def test_a_function_word_glued_by_a_hyphen_opens_the_phrase():
     keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
     assert {"in context learning", "on policy distillation"} <= keys
     assert not keys & {"context learning", "policy distillation", "in large model", "study in context learning"}
+
+
+def test_a_letter_is_no_phrase():
+    # arXiv ML: "B" of "( B = f(A) )" and "b" of "(b) ..." were concepts
+    import spacy
+
+    doc = spacy.blank("en")("If one learns ( B = f(A) ) from one source, (b) then transfer learning helps.")
+    phrases = Phrases()
+    phrases.min_score = -math.inf
+    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    assert "transfer learning" in keys and not {k for k in keys if len(k) < 2}

@@ -291,10 +291,16 @@ def one_per_pair(edges: list[tuple[str, str, dict]]) -> list[tuple[str, str, dic
 
 
 def _concept_name(key: str, forms: Counter[str]) -> str:
-    # Prefer the most frequent form that spells the key out (not an acronym of it).
+    """The most frequent form that spells the key out (not an acronym of it); else the most
+    frequent without brackets, as a cut form "X (ACRONYM)" reads only half the name.
+
+    >>> _concept_name("reinforcement learning from human feedback",
+    ...               Counter({"Human Feedback (RLHF)": 3, "RLHF": 2}))
+    'RLHF'
+    """
     ranked = sorted(forms, key=lambda f: (-forms[f], f))
     spelled = [f for f in ranked if len(f) >= len(key) - 2 and f.lower().replace("-", " ")[:3] == key[:3]]
-    return (spelled or ranked)[0]
+    return (spelled or [f for f in ranked if "(" not in f] or ranked)[0]
 
 
 def _type_rank(t: str) -> int:

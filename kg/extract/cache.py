@@ -34,8 +34,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: without LaTeX formatting commands; 7: a run of words on both sides of a dash keyed once, spans
 #: that run on through "to" dropped; 8: an acronym defined in the plural read in the singular too;
 #: 9: candidate phrases keyed as written, and opened by a function word glued by a hyphen; 10: a
-#: candidate phrase written as a name is a Method; 11: such a glued function word starts a run).
-CACHE_FORMAT = 11
+#: candidate phrase written as a name is a Method; 11: such a glued function word starts a run;
+#: 12: no one-letter phrase).
+CACHE_FORMAT = 12
 
 
 def paper_text(paper: Paper) -> str:

@@ -379,6 +379,7 @@ class Phrases:
             glued = candidates.words[i][1:2] == ("-",)  # "in-context learning" opens with "in"
             if (
                 key in seen
+                or len(key) < 2  # "B = f(A)", "(b)": a variable or an item letter
                 or self.normaliser.is_generic(key)
                 or (words[0] in function and not glued)
                 or words[-1] in function

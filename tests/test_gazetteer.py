@@ -34,6 +34,10 @@ from kg.normalise.gazetteer import load_gazetteer
         ("align", None),
         ("node", None),
         ("CLIP", "Method"),
+        # families whose acronyms, written as names, read as Methods ("RAG", "MoE", "AI")
+        ("retrieval-augmented generation", "Technique"),
+        ("Mixture-of-Experts", "Technique"),
+        ("artificial intelligence", "Technique"),
         ("Transformer", "Method"),
     ],
 )

@@ -71,12 +71,15 @@ mean absolute error, log-likelihood, negative log-likelihood, cross-entropy, top
 error rate, pass@1, pass@k, win rate, UAS, LAS, labeled attachment score, Matthews correlation""".replace("\n", " ")
 
 #: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
-#: Model" is a PwC task).
+#: Model" is a PwC task), or whose acronym, written as a name, would make them a Method ("RAG", "MoE").
 CURATED_TECHNIQUES = """large language model, language model, pretrained language model, neural network,
 deep neural network, convolutional neural network, recurrent neural network, graph neural network,
 adversarial training, meta-learning, contrastive learning, self-supervised learning, deep learning,
 machine learning, reinforcement learning, transfer learning, multi-task learning, fine-tuning,
-in-context learning, prompt tuning, instruction tuning, chain-of-thought prompting, world model""".replace("\n", " ")
+in-context learning, prompt tuning, instruction tuning, chain-of-thought prompting, world model,
+artificial intelligence, generative artificial intelligence, retrieval-augmented generation,
+foundation model, diffusion model, vision-language model, large vision-language model,
+multimodal large language model, large reasoning model, mixture of experts""".replace("\n", " ")
 
 
 def _abstracts(path: Path) -> Iterator[str]:

@@ -89,7 +89,8 @@ class ConceptSpans:
             if not norm.is_generic(long_key):
                 short = norm.resolve(acro.short, long_key)
                 # "LLMs" defined serves "LLM" as well, and "LLM" serves "LLMs"
-                defined[singular(acro.short)] = defined[singular(acro.short) + "s"] = short
+                one = singular(acro.short)
+                defined[one] = defined[one + "s"] = short
         rules: Counter[str] = Counter()
         spans: list[Span] = []
         for ent in doc.ents:

@@ -69,19 +69,22 @@ _PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
 
 @dataclass
 class Candidates:
-    """The distinct candidate phrases of a document: words, where each occurs, features by row.
-
-    ``texts`` holds each phrase's words as its first occurrence writes them: the case a key
-    needs ("GPUs" is the plural of "GPU", "gpus" a word like "corpus").
-    """
+    """The distinct candidate phrases of a document: words, where each occurs, features by row."""
 
     words: list[tuple[str, ...]]
     occurrences: list[list[tuple[int, int]]]
     features: np.ndarray
-    texts: list[str]
+    #: The document's tokens as written.
+    tokens: list[str]
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def text(self, i: int) -> str:
+        """Phrase ``i`` as its first occurrence writes it: the case a key needs ("GPUs" is the
+        plural of "GPU", "gpus" a word like "corpus")."""
+        start, end = self.occurrences[i][0]
+        return " ".join(self.tokens[start:end]).replace(" - ", "-")
 
 
 class Phrases:
@@ -126,7 +129,7 @@ class Phrases:
         cands = self.candidates(doc)
         for i, key in self.select(cands, {s.id_ for s in spans}, known=_known_keys(spans)):
             known = self.gazetteer.type_of(key)
-            label = known or self._type(key, cands.texts[i])
+            label = known or self._type(key, cands.text(i))
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
@@ -268,7 +271,7 @@ class Phrases:
                     where[key].append((start, end))
         keys = list(found)
         if not keys:
-            return Candidates([], [], np.zeros((0, len(FEATURES))), [])
+            return Candidates([], [], np.zeros((0, len(FEATURES))), cased)
         # Per distinct word (a last row pads shorter phrases): log
         # frequency here, reference specificity and log df, in a concept, and as a phrase's
         # head: log frequency as a head, stop-listed, adjective ending; as a first word: verbal.
@@ -331,8 +334,7 @@ class Phrases:
             words[ix[:, 0], 7],
             agg[:, 7] / count,
         ]).astype(float)  # fmt: skip
-        texts = [" ".join(cased[slice(*where[k][0])]).replace(" - ", "-") for k in keys]
-        return Candidates(keys, [where[k] for k in keys], features, texts)
+        return Candidates(keys, [where[k] for k in keys], features, cased)
 
     def _specificity(self, df: int) -> float:
         # As kg.normalise.specificity, over the reference corpora alone.
@@ -373,7 +375,7 @@ class Phrases:
                 break
             text = " ".join(candidates.words[i]).replace(" - ", "-")
             key = known.get(text) if known else None
-            key = key or self.normaliser.key(candidates.texts[i])
+            key = key or self.normaliser.key(candidates.text(i))
             words = key.split()
             # The key's words can differ from the candidate's: "amounts" is keyed "amount".
             glued = candidates.words[i][1:2] == ("-",)  # "in-context learning" opens with "in"

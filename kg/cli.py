@@ -95,7 +95,7 @@ def run(
         bool, typer.Option("--wait", help="Wait for another kg run writing the same outputs instead of stopping.")
     ] = False,
 ) -> None:
-    """Run a batch pipeline file: read, extract, build, link, store, visualise, report.
+    """Run a batch pipeline file: read, extract, build, link, analyse, visualise, store, report.
 
     Outputs are replaced only when every stage has finished; one run writes them at a time.
 

@@ -302,7 +302,7 @@ def _incomplete_store(db: Path, G) -> None:
     import ladybug
 
     from kg.store import cypher
-    from kg.store.embedded import _copy
+    from kg.store.embedded import _copy, _parquet
     from kg.store.schema import NODE_TABLES, node_rows
 
     database = ladybug.Database(str(db))
@@ -314,7 +314,7 @@ def _incomplete_store(db: Path, G) -> None:
     copies = db.parent / "copies"
     copies.mkdir()
     for label, props in NODE_TABLES.items():
-        _copy(db, label, list(node_rows(G, label)), props, copies)
+        _copy(db, label, _parquet(label, node_rows(G, label), props, copies))
 
 
 @pytest.fixture(scope="module")

@@ -56,15 +56,16 @@ def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
     return counts
 
 
-def create_embedded(G: nx.DiGraph, path: Path) -> dict[str, int]:
+def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | None = None) -> dict[str, int]:
     """Write the knowledge graph to a new LadybugDB database at ``path``, a free path kg chose.
 
-    Tables are filled with bulk ``COPY`` from Parquet files in ``<path>.copy/`` (removed after),
-    :data:`COPY_ROWS` rows a COPY, built :data:`COPY_CHUNK` rows at a time (no whole table is
-    held in memory at once);
-    the store is marked complete (:data:`COMPLETE`) last. Returns the rows written per table.
+    Every table is first written out to Parquet files in ``<path>.copy/`` (removed after),
+    built :data:`COPY_CHUNK` rows at a time (no whole table is held in memory at once), then
+    loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY; the store is marked complete
+    (:data:`COMPLETE`) last. ``release`` is called between the two, when the graph is no
+    longer read: a caller that lets go of the graph there (a run does) keeps the COPYs' memory
+    from coming on top of the graph's. Returns the rows written per table.
     """
-    counts: dict[str, int] = {}
     with _connection(path) as conn:
         for ddl in cypher.ladybug_ddl():
             conn.execute(ddl)
@@ -75,8 +76,11 @@ def create_embedded(G: nx.DiGraph, path: Path) -> dict[str, int]:
         tables = [(label, node_rows(G, label), props) for label, props in NODE_TABLES.items()]
         tables += [(rel, rel_rows(G, rel), [("from", "STRING"), ("to", "STRING"), *props])
                    for rel, (_, _, props) in REL_TABLES.items()]  # fmt: skip
-        for table, rows, cols in tables:
-            counts[table] = _copy(path, table, rows, cols, copies)
+        files = {table: _parquet(table, rows, cols, copies) for table, rows, cols in tables}
+        del G, tables
+        if release is not None:
+            release()
+        counts = {table: _copy(path, table, parts) for table, parts in files.items()}
     finally:
         remove(copies)
     with _connection(path) as conn:
@@ -260,37 +264,43 @@ COPY_CHUNK = 50_000
 COPY_ROWS = 500_000
 
 
-def _copy(path: Path, table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, str]], tmp: Path) -> int:
-    """Load ``rows`` into ``table`` of the database at ``path``, :data:`COPY_ROWS` rows a ``COPY``.
-
-    Each COPY opens the database for itself: LadybugDB keeps every page it wrote in its buffer
-    pool until closed, so one connection would hold the whole table in memory; and what the
-    closed database freed is handed back to the system before the next COPY
-    (:func:`_give_back_memory`). 61,839 ACL papers: the process holds 2,622 MB after the store
-    instead of 3,054. The peak stays that of a COPY into a table that has rows (the second
-    500,000 MENTIONS: +830 MB), which reads what the table has.
-    """
+def _parquet(table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, str]], folder: Path) -> list[Path]:
+    """``rows`` of ``table`` in Parquet files in ``folder``, :data:`COPY_ROWS` rows a file (one COPY each)."""
     schema = pa.schema([(p, _ARROW[t]) for p, t in props])
-    file = tmp / f"{table}.parquet"
-    written = 0
+    files: list[Path] = []
     rows = iter(rows)
     chunk = list(islice(rows, COPY_CHUNK))
     while chunk:
+        files.append(folder / f"{table}-{len(files)}.parquet")
         in_file = 0
-        with pq.ParquetWriter(file, schema) as out:
+        with pq.ParquetWriter(files[-1], schema) as out:
             while chunk and in_file < COPY_ROWS:
                 out.write_table(pa.Table.from_pylist(chunk, schema=schema))
                 in_file += len(chunk)
                 chunk = list(islice(rows, COPY_CHUNK))
+    return files
+
+
+def _copy(path: Path, table: str, files: list[Path]) -> int:
+    """Load ``table`` of the database at ``path`` from Parquet ``files`` (:func:`_parquet`), one ``COPY`` a file.
+
+    Each COPY opens the database for itself: LadybugDB keeps every page it wrote in its buffer
+    pool until closed, so one connection would hold the whole table in memory; and what the
+    closed database freed is handed back to the system before the next COPY
+    (:func:`give_back_memory`). 61,839 ACL papers: the process holds 2,622 MB after the store
+    instead of 3,054. A COPY into a table that has rows reads what the table has (the second
+    500,000 MENTIONS: +830 MB). Returns the rows loaded.
+    """
+    written = 0
+    for file in files:
         with _connection(path) as conn:
             conn.execute(cypher.copy_from(table, str(file)))
-        _give_back_memory()
-        written += in_file
-    file.unlink(missing_ok=True)
+        give_back_memory()
+        written += pq.ParquetFile(file).metadata.num_rows
     return written
 
 
-def _give_back_memory() -> None:
+def give_back_memory() -> None:
     """Return the C heap's free memory to the system (glibc's ``malloc_trim``; elsewhere nothing).
 
     A COPY's working memory is freed when its database closes, but glibc keeps it for reuse and

@@ -242,6 +242,22 @@ def test_a_metric_keeps_its_acronym_whatever_an_abstract_defines():
     assert keys == {"a": ["bleu", "bleu"], "b": ["bleu", "bleu"]}
 
 
+def test_no_definition_expands_an_acronym_an_alias_names_a_concept_by():
+    # the ACL corpus: BLEU (819 papers) was keyed "bilin gual evaluation understudy", the long form
+    # of one abstract broken at a line end ("Bilin-gual"): the aliases kept every other spelling
+    # of it out of the run's definitions, so that one was the only one left
+    keys, _, _ = _run(
+        _paper("a", "We report Bilin-gual Evaluation Understudy (BLEU). BLEU scores rise.",
+               ("Bilin-gual Evaluation Understudy (BLEU)", "bleu"), ("BLEU scores", "bleu")),
+        _paper("b", "BLEU improves by 2 points; the BLEU score is 30.", ("BLEU", "bleu"), ("BLEU score", "bleu")),
+    )  # fmt: skip
+    assert keys == {"a": ["bleu", "bleu"], "b": ["bleu", "bleu"]}
+    norm = Normaliser()
+    assert norm.resolve("BLEU", "bilin gual evaluation understudy") == "bleu"
+    assert norm.resolve("ROUGE", "recall oriented understudy") == "rouge"
+    assert norm.resolve("PPO", "proximal policy optimization") == "proximal policy optimization"
+
+
 def test_run_folds_compounds_to_one_key():
     keys, rules, _ = _run(
         _paper("a", "A new data set for parsing.", ("data set", "data set")),

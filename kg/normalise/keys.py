@@ -95,6 +95,8 @@ class Normaliser:
         self.invariant = frozenset(conf.get("invariant", []))
         self.spelling: dict[str, str] = dict(conf.get("spelling", {}))
         self.aliases = aliases if isinstance(aliases, Aliases) else load_aliases(aliases)
+        #: Keys an alias names a concept by ("bleu", "large language model").
+        self._alias_targets = frozenset(self.aliases.force.values())
         stop_path = Path(stoplist) if stoplist else config_path("stoplist.txt")
         self.stop = frozenset(
             ln.strip()
@@ -157,9 +159,15 @@ class Normaliser:
         return self.aliases.force.get(surface, surface)
 
     def resolve(self, short: str, long_key: str) -> str:
-        """Key of an acronym defined in the text as ``long_key``, unless an alias forbids it."""
+        """Key of an acronym defined in the text as ``long_key``, unless an alias forbids it or names
+        the concept by the short form itself (``bilingual evaluation understudy -> bleu``: no
+        abstract's spelling of the long form, "Bilin-gual ...", keys BLEU apart).
+
+        >>> Normaliser().resolve("BLEU", "bilin gual evaluation understudy")
+        'bleu'
+        """
         short_key = self.surface(short)
-        if (short_key, long_key) in self.aliases.forbid:
+        if (short_key, long_key) in self.aliases.forbid or short_key in self._alias_targets:
             return self.key(short)
         return self.aliases.force.get(long_key, long_key)
 

@@ -42,6 +42,9 @@ SENTENCES = [
     "improvements in cross-lingual transfer, especially to lower-resource languages.",
     "The application of TensorFlow pre-trained models in deep learning is explored, with an emphasis on "
     "practical guidance for tasks such as image classification and object detection.",
+    # word embeddings a Problem, by Papers with Code's task "Word Embeddings":
+    "In this paper, we present our work on Most Frequent Sense (MFS) detection using Word Embeddings and "
+    "BabelNet features.",
     # Large language models read as a Task:
     "With the recent advancement of Large Language Models (LLMs), generating functionally correct code has "
     "become less complicated for a wide array of developers.",
@@ -78,6 +81,7 @@ def _types(extractions):
         ("data augmentation", "Technique"),
         ("reinforcement learning", "Technique"),
         ("large language model", "Technique"),
+        ("word embedding", "Technique"),
         ("machine translation", "Problem"),
         ("object detection", "Problem"),
     ],

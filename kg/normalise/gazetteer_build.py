@@ -46,6 +46,7 @@ _GENERIC_TASKS = frozenset(
 _TECHNIQUE_HEADS = frozenset(
     [
         *("learning", "training", "augmentation", "distillation", "pruning", "quantization"),
+        *("embedding", "embeddings"),  # "Word Embeddings", "Knowledge Graph Embeddings": techniques
         "fine-tuning",
         "tuning",
         "prompting",

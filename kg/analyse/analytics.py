@@ -118,20 +118,14 @@ def analyse(
     # not left to the collector: their cached views (``C.degree``) make a cycle through them.
     with _step(seconds, "projections"):
         C = concept_graph(G)
-    with _step(seconds, "communities"):
-        concept_parts = communities(C, G, seed=seed, resolution=resolution, label_size=label_size)
-    with _step(seconds, "rankings"):
-        concept_rank = centrality(C, seed=seed, budget=betweenness_budget)
+    concept_parts, concept_rank = _parts_and_ranks(C, G, seconds, seed, resolution, label_size, betweenness_budget)
     with _step(seconds, "bridges"):
         spread = participation(C, concept_parts.membership)
         found_bridges = bridges(C, concept_parts.membership, min_degree=min_bridge_degree)
     C.clear()
     with _step(seconds, "projections"):
         P = paper_graph(G)
-    with _step(seconds, "communities"):
-        paper_parts = communities(P, G, seed=seed, resolution=resolution, label_size=label_size)
-    with _step(seconds, "rankings"):
-        paper_rank = centrality(P, seed=seed, budget=betweenness_budget)
+    paper_parts, paper_rank = _parts_and_ranks(P, G, seconds, seed, resolution, label_size, betweenness_budget)
     P.clear()
     with _step(seconds, "trends"):
         found_trends = trends(
@@ -150,6 +144,16 @@ def analyse(
         pairs=pairs,
         seconds=seconds,
     )
+
+
+def _parts_and_ranks(H: nx.Graph, G: nx.DiGraph, seconds: dict[str, float], seed: int, resolution: float,
+                     label_size: int, budget: int) -> tuple[Communities, Centrality]:  # fmt: skip
+    """The communities and rankings of one projection ``H`` of ``G``, timed into ``seconds``."""
+    with _step(seconds, "communities"):
+        parts = communities(H, G, seed=seed, resolution=resolution, label_size=label_size)
+    with _step(seconds, "rankings"):
+        rank = centrality(H, seed=seed, budget=budget)
+    return parts, rank
 
 
 @contextmanager

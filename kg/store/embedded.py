@@ -61,7 +61,8 @@ def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | 
 
     Every table is first written out to Parquet files in ``<path>.copy/`` (removed after),
     built :data:`COPY_CHUNK` rows at a time (no whole table is held in memory at once), then
-    loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY; the store is marked complete
+    loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY (:data:`COPY_LIST_ROWS` where a
+    table has a list column); the store is marked complete
     (:data:`COMPLETE`) last. ``release`` is called between the two, when the graph is no
     longer read: a caller that lets go of the graph there (a run does) keeps the COPYs' memory
     from coming on top of the graph's. Returns the rows written per table.
@@ -262,11 +263,19 @@ COPY_CHUNK = 50_000
 #: write (150,965 arXiv papers: 845 s); one COPY of a whole table holds all its new rows in the
 #: buffer pool at once (+2.9 GB there). Half a million rows a COPY keeps both in bounds.
 COPY_ROWS = 500_000
+#: Rows loaded by one ``COPY`` into a table with a list column (``SHARES_CONCEPTS.shared``,
+#: the relations' ``papers``): a second COPY into such a table is slower by far (61,839 ACL
+#: papers, 899,686 links: 3.6 + 58.4 s in two COPYs, 6.5 s in one; the same without the list
+#: column: 1.4 + 1.9 s), so they are loaded whole up to this many rows; one COPY of 900,000
+#: links takes +418 MB, less than the second half million MENTIONS (+885 MB).
+COPY_LIST_ROWS = 2_000_000
 
 
 def _parquet(table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, str]], folder: Path) -> list[Path]:
-    """``rows`` of ``table`` in Parquet files in ``folder``, :data:`COPY_ROWS` rows a file (one COPY each)."""
+    """``rows`` of ``table`` in Parquet files in ``folder``, one COPY each: :data:`COPY_ROWS` rows a file
+    (:data:`COPY_LIST_ROWS` for a table with a list column)."""
     schema = pa.schema([(p, _ARROW[t]) for p, t in props])
+    per_file = COPY_LIST_ROWS if any(t.endswith("[]") for _, t in props) else COPY_ROWS
     files: list[Path] = []
     rows = iter(rows)
     chunk = list(islice(rows, COPY_CHUNK))
@@ -274,7 +283,7 @@ def _parquet(table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, 
         files.append(folder / f"{table}-{len(files)}.parquet")
         in_file = 0
         with pq.ParquetWriter(files[-1], schema) as out:
-            while chunk and in_file < COPY_ROWS:
+            while chunk and in_file < per_file:
                 out.write_table(pa.Table.from_pylist(chunk, schema=schema))
                 in_file += len(chunk)
                 chunk = list(islice(rows, COPY_CHUNK))

@@ -221,7 +221,7 @@ def _build(
         extractions = list(run_extract(papers, n_process=processes))
     # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there
     gazetteer = load_gazetteer()
-    extractions, _ = normalise_run(papers, extractions, known=gazetteer.keys)
+    extractions, _ = normalise_run(papers, extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"))
     extractions = assign_types(extractions, gazetteer=gazetteer)
     B = build_graph(papers, extractions)
     G = knowledge_graph(B, link_papers(B), cooccurrence(B), copy=False)

@@ -203,11 +203,11 @@ def _paper(pid, abstract, *phrases, relations=()):
     return Paper(pid, "", abstract), Extraction(pid, ms, rs)
 
 
-def _run(*pairs, known=frozenset()):
+def _run(*pairs, known=frozenset(), metrics=frozenset()):
     from kg.normalise.run import normalise_run
 
     papers, extractions = zip(*pairs, strict=True)
-    out, rules = normalise_run(list(papers), list(extractions), known=known)
+    out, rules = normalise_run(list(papers), list(extractions), known=known, metrics=metrics)
     return {x.id: [m.concept for m in x.mentions] for x in out}, rules, out
 
 
@@ -353,6 +353,34 @@ def test_a_word_a_few_mentions_write_in_capitals_is_no_name():
                ("bert", "bert")),
     )  # fmt: skip
     assert keys["a"] == ["generative model", "bert"]
+
+
+def test_a_known_metric_loses_its_score_metric_or_points():
+    # ACL Anthology: "bleu point" (58 papers, typed Technique), "rouge metric" (36), "accuracy
+    # score" (56), "f1 point" (20) were concepts apart from BLEU, ROUGE, accuracy and F1
+    keys, rules, _ = _run(
+        _paper("a", "It gains 2 BLEU points and 1.5 ROUGE-L scores over the baseline.",
+               ("BLEU points", "bleu point"), ("ROUGE-L scores", "rouge l score")),
+        _paper("b", "We report the ROUGE metric and accuracy scores, and 3 F1 points.",
+               ("ROUGE metric", "rouge metric"), ("accuracy scores", "accuracy score"), ("F1 points", "f1 point")),
+        # no known metric: "average score", "similarity score" and "false positive rate" stay
+        _paper("c", "The average score, a similarity score and the false positive rate.",
+               ("average score", "average score"), ("similarity score", "similarity score"),
+               ("false positive rate", "false positive rate")),
+        metrics=frozenset({"bleu", "rouge", "rouge l", "accuracy", "f1", "false positive"}),
+    )  # fmt: skip
+    assert keys["a"] == ["bleu", "rouge l"]
+    assert keys["b"] == ["rouge", "accuracy", "f1"]
+    assert keys["c"] == ["average score", "similarity score", "false positive rate"]  # "rate" is no such word
+    assert rules["generic head stripped"] == 5
+
+
+def test_a_metric_head_is_stripped_for_the_gazetteer_s_metrics():
+    from kg.normalise.gazetteer import load_gazetteer
+
+    metrics = load_gazetteer().keys_of("Metric")
+    assert {"bleu", "rouge", "rouge l", "accuracy", "f1", "perplexity", "exact match"} <= metrics
+    assert "machine translation" not in metrics
 
 
 def test_a_key_ending_in_a_known_name_keeps_its_head():

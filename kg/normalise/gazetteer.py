@@ -59,6 +59,10 @@ class Gazetteer:
         """Every known concept key."""
         return frozenset(self.types)
 
+    def keys_of(self, type_: str) -> frozenset[str]:
+        """The known concept keys of one kg type ("Metric")."""
+        return frozenset(k for k, t in self.types.items() if t == type_)
+
     def type_of(self, key: str) -> str | None:
         """The kg type of concept ``key``, or None when the gazetteer does not know it."""
         return self.types.get(key)

@@ -92,6 +92,7 @@ class Normaliser:
         self.naming_kept = frozenset(tuple(p.split()) for p in conf.get("naming_kept", []))
         self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
         self.generic_heads = frozenset(conf.get("generic_heads", []))
+        self.metric_heads = frozenset(conf.get("metric_heads", []))
         self.invariant = frozenset(conf.get("invariant", []))
         self.spelling: dict[str, str] = dict(conf.get("spelling", {}))
         self.aliases = aliases if isinstance(aliases, Aliases) else load_aliases(aliases)

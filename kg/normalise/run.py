@@ -17,6 +17,8 @@ Three rules, each a table built from the whole run and applied with dict lookups
   property word ("training-free", "LLM-based") or opens with a prefix ("multi-agent") is no
   name, and a key that ends in a known name with that head keeps it ("mixture of experts large
   language model": "language model").
+  A known metric loses a head of ``metric_heads`` too: "BLEU points", "ROUGE metric", "accuracy
+  scores" are BLEU, ROUGE and accuracy (``metrics``: the gazetteer's Metric keys).
 
 The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
 stored ones got.
@@ -142,6 +144,7 @@ def normalise_run(
     *,
     normaliser: Normaliser | None = None,
     known: frozenset[str] = frozenset(),
+    metrics: frozenset[str] = frozenset(),
     tables: RunTables | None = None,
     stored: RunTables | None = None,
 ) -> tuple[list[Extraction], Counter[str]]:
@@ -164,7 +167,7 @@ def normalise_run(
     papers = list(papers)
     tables = tables or run_tables(papers, extractions, normaliser=norm)
     defined = tables.defined if tables.defined is not None else _defined_by_paper(papers, norm)
-    rekey = _Rekey(norm, tables, known, stored or RunTables())
+    rekey = _Rekey(norm, tables, known, stored or RunTables(), metrics)
     rules: Counter[str] = Counter()
     out = []
     for x in extractions:
@@ -241,8 +244,11 @@ def run_tables(
 class _Rekey:
     """The run-wide rules as lookups: a mention's key, or a bare key's (a relation's end)."""
 
-    def __init__(self, norm: Normaliser, tables: RunTables, known: frozenset[str], stored: RunTables) -> None:
-        self.norm, self.known = norm, known
+    def __init__(
+        self, norm: Normaliser, tables: RunTables, known: frozenset[str], stored: RunTables,
+        metrics: frozenset[str] = frozenset(),
+    ) -> None:  # fmt: skip
+        self.norm, self.known, self.metrics = norm, known, metrics
         # An alias decides for its short form ("llm"), inside longer mentions too: "LLM inference".
         aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha()}
         self.acronyms = tables.acronyms | stored.acronyms | aliased
@@ -269,6 +275,9 @@ class _Rekey:
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")
+        if rest and head in self.norm.metric_heads and key not in self.known:
+            metric = self.closed.get(rest.replace(" ", ""), rest)
+            return metric if metric in self.metrics else key
         if not rest or head not in self.norm.generic_heads or key in self.known:
             return key
         if f"{rest.rpartition(' ')[2]} {head}" in self.known:

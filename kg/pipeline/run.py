@@ -349,8 +349,9 @@ def normalise_stage(run: _Run) -> int:
     stored = update.tables if update else None
     gazetteer = load_gazetteer()
     run.extractions, rules = normalise_run(
-        papers, run.extractions, known=gazetteer.keys, tables=run.tables, stored=stored
-    )
+        papers, run.extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"), tables=run.tables,
+        stored=stored,
+    )  # fmt: skip
     # One type per concept across the run's mentions, decided on the final keys, before they are
     # written anywhere; a stored concept keeps its type in an incremental run.
     types = None

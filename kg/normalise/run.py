@@ -342,10 +342,10 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
 
         return _WORD.sub(long_form, m.text), found
 
+    text, found = expand(acronyms)
+    if not found:  # most mentions: no acronym the run defines (and no keying, which costs more)
+        return None
     if norm.key(m.text) != m.concept and norm.key(expand({})[0]) != m.concept:
         return None  # keyed by more than its words and its paper's acronyms
-    text, found = expand(acronyms)
-    if not found:
-        return None
     key = norm.key(text)
     return None if repeats_words(key) else key  # the mention spells the long form out already

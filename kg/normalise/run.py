@@ -334,7 +334,8 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
         def long_form(match: re.Match[str]) -> str:
             nonlocal found
             short = singular(match.group())
-            long = (own.get(short) if _looks_like_acronym(short) else None) or run.get(short)
+            mine = own.get(short)
+            long = (mine if mine is not None and _looks_like_acronym(short) else None) or run.get(short)
             if long is None:
                 return match.group()
             found = True

@@ -363,16 +363,20 @@ def test_a_known_metric_loses_its_score_metric_or_points():
                ("BLEU points", "bleu point"), ("ROUGE-L scores", "rouge l score")),
         _paper("b", "We report the ROUGE metric and accuracy scores, and 3 F1 points.",
                ("ROUGE metric", "rouge metric"), ("accuracy scores", "accuracy score"), ("F1 points", "f1 point")),
+        # ...by an alias of its own: "macro averaged f1" is "macro f1"
+        _paper("d", "Macro-averaged F1 scores and F1-macro scores.", ("Macro-averaged F1 scores",
+               "macro averaged f1 score"), ("F1-macro scores", "f1 macro score")),
         # no known metric: "average score", "similarity score" and "false positive rate" stay
         _paper("c", "The average score, a similarity score and the false positive rate.",
                ("average score", "average score"), ("similarity score", "similarity score"),
                ("false positive rate", "false positive rate")),
-        metrics=frozenset({"bleu", "rouge", "rouge l", "accuracy", "f1", "false positive"}),
+        metrics=frozenset({"bleu", "rouge", "rouge l", "accuracy", "f1", "false positive", "macro f1"}),
     )  # fmt: skip
     assert keys["a"] == ["bleu", "rouge l"]
+    assert keys["d"] == ["macro f1", "macro f1"]
     assert keys["b"] == ["rouge", "accuracy", "f1"]
     assert keys["c"] == ["average score", "similarity score", "false positive rate"]  # "rate" is no such word
-    assert rules["generic head stripped"] == 5
+    assert rules["generic head stripped"] == 7
 
 
 def test_a_metric_head_is_stripped_for_the_gazetteer_s_metrics():

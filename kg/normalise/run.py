@@ -277,6 +277,7 @@ class _Rekey:
         rest, _, head = key.rpartition(" ")
         if rest and head in self.norm.metric_heads and key not in self.known:
             metric = self.closed.get(rest.replace(" ", ""), rest)
+            metric = self.norm.aliases.force.get(metric, metric)  # "macro averaged f1" -> "macro f1"
             return metric if metric in self.metrics else key
         if not rest or head not in self.norm.generic_heads or key in self.known:
             return key

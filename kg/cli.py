@@ -205,8 +205,8 @@ def _build(
     from kg.extract import extract as run_extract
     from kg.link import cooccurrence, link_papers
     from kg.normalise.gazetteer import load_gazetteer
-    from kg.normalise.run import normalise_run
-    from kg.normalise.types import assign_types
+    from kg.normalise.run import normalise_run, run_tables
+    from kg.normalise.types import assign_types, short_forms
     from kg.records import Extraction
     from kg.store import write_embedded
     from kg.viz import full_view, write_html
@@ -221,8 +221,11 @@ def _build(
         extractions = list(run_extract(papers, n_process=processes))
     # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there
     gazetteer = load_gazetteer()
-    extractions, _ = normalise_run(papers, extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"))
-    extractions = assign_types(extractions, gazetteer=gazetteer)
+    tables = run_tables(papers, extractions)
+    extractions, _ = normalise_run(
+        papers, extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"), tables=tables
+    )
+    extractions = assign_types(extractions, gazetteer=gazetteer, short_forms=short_forms(tables.acronyms, gazetteer))
     B = build_graph(papers, extractions)
     G = knowledge_graph(B, link_papers(B), cooccurrence(B), copy=False)
     if analyse_:

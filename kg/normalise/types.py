@@ -9,10 +9,14 @@ or problem (Papers with Code names) by a vote worth ``PRIOR_MIN`` mentions plus 
 of the mentions' total weight, which a few contrary mentions cannot outvote and a clear
 majority of the run can; between Method and Technique, a named artefact or a family of them
 ("CNN" is the family "convolutional neural network", however its mentions are written), the
-gazetteer decides alone. A key that ends in a technique or model word (``technique_heads``,
-``method_heads`` of ``config/normalise.toml``) names no problem or dataset, whatever its mentions
-were read as: its Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a
-mention that ends in such a word ("MLLMs", keyed "multimodal large language model").
+gazetteer decides alone. A long form the run defines an acronym for is a dataset where the
+gazetteer knows the acronym as one and the long form not at all ("General Language
+Understanding Evaluation (GLUE)"); other short names are shared too often to say ("MAE" is a
+metric and a masked autoencoder, "HTC" a method and hierarchical text classification).
+A key that ends in a technique or model word (``technique_heads``, ``method_heads`` of
+``config/normalise.toml``) names no problem or dataset, whatever its mentions were read as: its
+Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a mention that ends in
+such a word ("MLLMs", keyed "multimodal large language model").
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ def decide_types(
     *,
     gazetteer: Gazetteer | None = None,
     known: Mapping[str, str] | None = None,
+    short_forms: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The type of each concept key from ``(key, type, confidence)`` votes.
 
@@ -54,6 +59,8 @@ def decide_types(
         Known concepts; their type is a strong prior (see the module docstring).
     known
         Types already decided (a stored graph's concepts in an incremental run): they stay.
+    short_forms
+        Long-form key -> key of an acronym the run defines for it (:func:`short_forms`).
 
     Returns
     -------
@@ -70,6 +77,9 @@ def decide_types(
     {'svhn': 'Dataset', 'reinforcement learning': 'Technique', 'bert': 'Method'}
     >>> decide_types([("convolutional neural network", "Method", 1.0)] * 9, gazetteer=load_gazetteer())
     {'convolutional neural network': 'Technique'}
+    >>> glue = "general language understanding evaluation"
+    >>> decide_types([(glue, "Method", 1.0)] * 9, gazetteer=load_gazetteer(), short_forms={glue: "glue"})
+    {'general language understanding evaluation': 'Dataset'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     heads = _technique_heads()
@@ -84,6 +94,9 @@ def decide_types(
             decided[key] = known[key]
             continue
         prior = gazetteer.type_of(key) if gazetteer else None
+        if prior is None and gazetteer and short_forms and key in short_forms:
+            prior = gazetteer.type_of(short_forms[key])
+            prior = prior if prior == "Dataset" else None
         if prior in DECISIVE:
             decided[key] = prior
             continue
@@ -101,6 +114,7 @@ def assign_types(
     *,
     gazetteer: Gazetteer | None = None,
     known: Mapping[str, str] | None = None,
+    short_forms: Mapping[str, str] | None = None,
 ) -> list[Extraction]:
     """The extractions with every mention typed as its concept (:func:`decide_types`); new objects.
 
@@ -112,14 +126,30 @@ def assign_types(
     """
     extractions = list(extractions)
     types = decide_types(
-        ((m.concept, m.type, m.confidence) for x in extractions for m in x.mentions), gazetteer=gazetteer, known=known
-    )
+        ((m.concept, m.type, m.confidence) for x in extractions for m in x.mentions), gazetteer=gazetteer, known=known,
+        short_forms=short_forms,
+    )  # fmt: skip
     return [
         replace(
             x, mentions=[m if m.type == types[m.concept] else replace(m, type=types[m.concept]) for m in x.mentions]
         )
         for x in extractions
     ]
+
+
+def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normaliser | None = None) -> dict[str, str]:
+    """Long-form key -> the key of its acronym, for the acronyms (short form -> long-form key) the gazetteer knows.
+
+    >>> from kg.normalise.gazetteer import load_gazetteer
+    >>> short_forms({"GLUE": "general language understanding evaluation", "XYZ": "x y z"}, load_gazetteer())
+    {'general language understanding evaluation': 'glue'}
+    """
+    norm = norm or Normaliser()
+    out: dict[str, str] = {}
+    for short, long in sorted(acronyms.items()):
+        if long not in out and gazetteer.type_of(key := norm.key(short)) is not None:
+            out[long] = key
+    return out
 
 
 @lru_cache(maxsize=1)

@@ -33,7 +33,7 @@ from kg.link.index import LinkIndex
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.run import RunTables, normalise_run, run_tables
-from kg.normalise.types import assign_types
+from kg.normalise.types import assign_types, short_forms
 from kg.outputs import Staging, clean_leftovers, locked, refuse_folder, replacing
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
@@ -358,7 +358,9 @@ def normalise_stage(run: _Run) -> int:
     if update and out.store:
         keys = {m.concept for x in run.extractions for m in x.mentions if f"concept:{m.concept}" in update.known_before}
         types = incremental.stored_types(out.store, keys)
-    run.extractions = assign_types(run.extractions, gazetteer=gazetteer, known=types)
+    acronyms = run.tables.acronyms | (stored.acronyms if stored else {})
+    run.extractions = assign_types(run.extractions, gazetteer=gazetteer, known=types,
+                                   short_forms=short_forms(acronyms, gazetteer))  # fmt: skip
     report.normalise = {"rules": dict(rules)}
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)

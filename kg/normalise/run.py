@@ -275,15 +275,16 @@ class _Rekey:
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")
-        if rest and head in self.norm.metric_heads and key not in self.known:
-            metric = self.closed.get(rest.replace(" ", ""), rest)
-            metric = self.norm.aliases.force.get(metric, metric)  # "macro averaged f1" -> "macro f1"
-            return metric if metric in self.metrics else key
-        if not rest or head not in self.norm.generic_heads or key in self.known:
+        if not rest or key in self.known:
             return key
         if f"{rest.rpartition(' ')[2]} {head}" in self.known:
             return key  # "mixture of experts large language model" ends in the name "language model"
         rest = self.closed.get(rest.replace(" ", ""), rest)
+        if head in self.norm.metric_heads:  # "bleu point" -> "bleu"; "macro averaged f1 score" -> "macro f1"
+            metric = self.norm.aliases.force.get(rest, rest)
+            return metric if metric in self.metrics else key
+        if head not in self.norm.generic_heads:
+            return key
         if rest not in self.targets or self.norm.is_generic(rest):
             return key
         if " " not in rest and rest not in self.named and rest not in self.known:

@@ -3,13 +3,15 @@
 Part 1 scores kg's concepts and YAKE's top 15 phrases (n <= 3) the same way on the two
 keyphrase sets (``kg eval --keyphrases``: recall of the keywords that occur in the title or
 abstract, exact and normalised, and distinct phrases per record). Part 2 reads a corpus run
-(``--run`` folder with ``kg.lbug`` and ``mentions.jsonl``, or runs ``pipelines/acl-full.toml``
-on ``--corpus``) and prints: keys, keys that repeat a run of words, keys ending in a function
-word, concepts with more than one type, generic concepts among the 50 with most papers (and
-that list), and the share of paper-paper links that rest only on generic concepts. Ends with
-one JSON line. Run: .venv/bin/python bench/quality.py [--skip-corpus] [--run DIR | --corpus PATH]
+(``--run``: a finished run's folder, or its ``report.json``, which names its store and mentions
+file; or it runs ``pipelines/acl-full.toml`` on ``--corpus``) and prints: keys, keys that
+repeat a run of words, keys ending in a function word, concepts with more than one type,
+generic concepts among the 50 with most papers (and that list), and the share of paper-paper
+links that rest only on generic concepts. Ends with one JSON line.
+Run: .venv/bin/python bench/quality.py [--skip-corpus] [--run DIR|REPORT | --corpus PATH]
 
-What counts (issue 12), read with the mentions of ``mentions.jsonl`` where the run has them:
+What counts (issue 12), read with the run's mentions (a run without a mentions file is refused:
+without the texts, names written as one hyphenated word would count as repeats):
 
 - A key *repeats a run of words* when two or more words occur twice in it ("english to french
   english to german": a list kept whole; "weighted pushdown automata weighted pushdown
@@ -105,12 +107,26 @@ def run_corpus(corpus: Path, n_process: int) -> Path:
     return tmp
 
 
-def corpus_part(folder: Path) -> dict[str, object]:
+def run_outputs(run: Path) -> tuple[Path, Path]:
+    """The store and the mentions file of a finished run: its folder (``kg.lbug``, ``mentions.jsonl``,
+    or the paths its ``report.json`` names) or its report."""
+    report = run if run.is_file() else run / "report.json"
+    outputs = json.loads(report.read_text(encoding="utf-8")).get("outputs", {}) if report.is_file() else {}
+    store = Path(outputs.get("store") or run / "kg.lbug")
+    mentions = Path(outputs.get("mentions") or run / "mentions.jsonl")
+    for path, what in ((store, "store"), (mentions, "mentions file")):
+        if not path.exists():
+            raise SystemExit(f"--run {run}: no {what} at {path} (a run's folder, or its report.json naming both)")
+    return store, mentions
+
+
+def corpus_part(run: Path) -> dict[str, object]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
     from kg.store import read_embedded
 
-    G = read_embedded(folder / "kg.lbug")
+    store, mentions_path = run_outputs(run)
+    G = read_embedded(store)
     concepts = [n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"]
     keys = [G.nodes[n]["key"] for n in concepts]
     function_words = frozenset(STOP_WORDS) - CONTENT_STOP_WORDS
@@ -118,15 +134,13 @@ def corpus_part(folder: Path) -> dict[str, object]:
     written: dict[str, list[str]] = defaultdict(list)  # the mention texts of the suspect keys
     types: dict[str, set[str]] = defaultdict(set)
     sources: Counter[str] = Counter()
-    mentions_path = folder / "mentions.jsonl"
-    if mentions_path.is_file():
-        with mentions_path.open(encoding="utf-8") as fh:
-            for line in fh:
-                for m in json.loads(line).get("mentions", []):
-                    types[m["concept"]].add(m["type"])
-                    sources[m.get("source", "model")] += 1
-                    if m["concept"] in suspects:
-                        written[m["concept"]].append(m["text"])
+    with mentions_path.open(encoding="utf-8") as fh:
+        for line in fh:
+            for m in json.loads(line).get("mentions", []):
+                types[m["concept"]].add(m["type"])
+                sources[m.get("source", "model")] += 1
+                if m["concept"] in suspects:
+                    written[m["concept"]].append(m["text"])
     repeating = [k for k in keys if _repeats_content(k) and not any(_repeat_in_one_word(t) for t in written[k])]
     ending = [k for k in keys if k in suspects and k.split()[-1] in function_words
               and not any(_hyphenated_end(t, k.split()[-1]) for t in written[k])]  # fmt: skip
@@ -148,7 +162,7 @@ def corpus_part(folder: Path) -> dict[str, object]:
         "keys_ending_in_stop_word": round(sum(k.split()[-1] in STOP_WORDS for k in keys if k) / n_keys, 5),
         "repeating": sorted(repeating),
         "ending_in_function_word": sorted(ending),
-        "concepts_with_several_types": sum(len(t) > 1 for t in types.values()) if types else None,
+        "concepts_with_several_types": sum(len(t) > 1 for t in types.values()),
         "mentions_by_source": dict(sources),
         "generic_flags": "present" if has_generic else "absent",
         "generic_in_top50": sum(n in generic for n in top) if has_generic else None,
@@ -202,7 +216,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-corpus", action="store_true", help="only the keyphrase part")
     ap.add_argument("--skip-keyphrases", action="store_true", help="only the corpus part")
-    ap.add_argument("--run", type=Path, help="folder of a finished run (kg.lbug, mentions.jsonl)")
+    ap.add_argument("--run", type=Path, help="a finished run: its folder or its report.json")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="corpus to run the pipeline on")
     ap.add_argument("--keyphrases", type=Path, default=KEYPHRASES, help="folder of www.jsonl and inspec.jsonl")
     ap.add_argument("--n-process", type=int, default=os.cpu_count() or 1)

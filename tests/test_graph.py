@@ -287,3 +287,16 @@ def test_a_concept_is_named_as_abstracts_spell_it_not_as_title_case_titles_do():
     # with no abstract spelling, the title's names it
     concept = build_graph(papers[1:], extractions[1:]).nodes["concept:neural machine translation"]
     assert concept["name"] == "Neural Machine Translation"
+
+
+def test_a_concept_is_named_as_papers_call_it_not_as_they_define_its_acronym():
+    # every paper defines the acronym once, and then writes the short form or the long one
+    sentences = ["Large language models (LLMs) can reason.", "We prompt large language models in context."]
+    papers = [Paper(f"p{i}", "T", text, 2024) for i, text in enumerate(sentences * 2)]
+    defined = _m("Large language models (LLMs)", "large language model", "Technique")
+    written = _m("large language models", "large language model", "Technique", start=10)
+    extractions = [Extraction(p.id, [defined if i % 2 == 0 else written]) for i, p in enumerate(papers)]
+    extractions[0].mentions.append(_m("large language models (LLMs)", "large language model", "Technique", start=0))
+    concept = build_graph(papers, extractions).nodes["concept:large language model"]
+    assert concept["name"] == "large language models"
+    assert "Large language models (LLMs)" in concept["aliases"]

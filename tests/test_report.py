@@ -160,7 +160,7 @@ def test_sample_report_in_chromium(sample_report, browser):
         assert len(images) == sample_report.charts >= 5
         assert all(complete and width > 0 and alt for complete, width, alt in images)
         assert page.locator("h2").count() >= 8
-        # (the name shown is the concept's most frequent surface form: "Large Language Models (LLMs)")
+        # (the name shown is the most frequent surface form that spells the key: "large language models")
         assert any(alt.lower().startswith("papers per year mentioning large language model") for *_, alt in images)
         assert page.locator("a[href='graph.html']").count() == 1
         assert errors == [] and requests == []

@@ -294,13 +294,31 @@ def _concept_name(key: str, forms: Counter[str]) -> str:
     """The most frequent form that spells the key out (not an acronym of it); else the most
     frequent without brackets, as a cut form "X (ACRONYM)" reads only half the name.
 
+    A definition "X (ACRONYM)" whose X spells the key counts for X: each paper that defines the
+    acronym writes it once, and the name is what the papers call the concept.
+
     >>> _concept_name("reinforcement learning from human feedback",
     ...               Counter({"Human Feedback (RLHF)": 3, "RLHF": 2}))
     'RLHF'
+    >>> _concept_name("large language model",
+    ...               Counter({"large language models (LLMs)": 3, "large language models": 2, "LLMs": 9}))
+    'large language models'
     """
-    ranked = sorted(forms, key=lambda f: (-forms[f], f))
-    spelled = [f for f in ranked if len(f) >= len(key) - 2 and f.lower().replace("-", " ")[:3] == key[:3]]
+
+    def spells(form: str) -> bool:
+        return len(form) >= len(key) - 2 and form.lower().replace("-", " ")[:3] == key[:3]
+
+    folded: Counter[str] = Counter()
+    for form, n in forms.items():
+        bare = _DEFINED_ACRONYM.sub("", form)
+        folded[bare if bare != form and spells(bare) else form] += n
+    ranked = sorted(folded, key=lambda f: (-folded[f], f))
+    spelled = [f for f in ranked if spells(f)]
     return (spelled or [f for f in ranked if "(" not in f] or ranked)[0]
+
+
+#: A form's final bracketed acronym: "large language models (LLMs)".
+_DEFINED_ACRONYM = re.compile(r"\s*\(\s*[^()\s]+\s*\)$")
 
 
 def _type_rank(t: str) -> int:

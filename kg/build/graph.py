@@ -294,8 +294,9 @@ def _concept_name(key: str, forms: Counter[str]) -> str:
     """The most frequent form that spells the key out (not an acronym of it); else the most
     frequent without brackets, as a cut form "X (ACRONYM)" reads only half the name.
 
-    A definition "X (ACRONYM)" whose X spells the key counts for X: each paper that defines the
-    acronym writes it once, and the name is what the papers call the concept.
+    A definition "X (ACRONYM)" whose X spells the key counts for X ("Key-Value (KV) cache" for
+    "Key-Value cache"): each paper that defines the acronym writes it once, and the name is what the
+    papers call the concept.
 
     >>> _concept_name("reinforcement learning from human feedback",
     ...               Counter({"Human Feedback (RLHF)": 3, "RLHF": 2}))
@@ -317,8 +318,8 @@ def _concept_name(key: str, forms: Counter[str]) -> str:
     return (spelled or [f for f in ranked if "(" not in f] or ranked)[0]
 
 
-#: A form's final bracketed acronym: "large language models (LLMs)".
-_DEFINED_ACRONYM = re.compile(r"\s*\(\s*[^()\s]+\s*\)$")
+#: A bracketed acronym in a form: "large language models (LLMs)", "Key-Value (KV) cache".
+_DEFINED_ACRONYM = re.compile(r"\s*\(\s*[^()\s]+\s*\)")
 
 
 def _type_rank(t: str) -> int:

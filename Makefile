@@ -64,14 +64,15 @@ $(MODEL_STAMP): pyproject.toml $(STAMP)
 	touch $@
 
 ## make model: rebuild the shipped concept model: word vectors from the ACL abstracts ($(CORPUS)),
-## then the NER (config/vectors.toml, config/ner.cfg) cross-validated in 3 folds of SciERC train+dev
-## to choose its step count, and trained on all of train+dev to that step. Two trainings at a time,
-## one thread each: 10-17 minutes a training on a busy 2-core machine, about 35 minutes in all, plus
-## the vectors. The folds' scores go to build/cv/cv.json; to re-score the fold models after
+## the tok2vec pretrained on 45,000 ACL and arXiv ML abstracts (kg.extract.pretrain; about 25 minutes
+## on one thread), then the NER (config/vectors.toml, config/ner.cfg) cross-validated in 3 folds of
+## SciERC train+dev to choose its step count, and trained on all of train+dev to that step. Two
+## trainings at a time, one thread each: 6-17 minutes a training on a busy 2-core machine, about 35
+## minutes in all. The folds' scores go to build/cv/cv.json; to re-score the fold models after
 ## changing kg's components: python -m kg.extract.train --cv-score build/cv
 model: $(MODEL_STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m kg.extract.train --scierc $(SCIERC) \
-	  --corpus $(CORPUS) --cv 3 --work build/cv
+	  --corpus $(CORPUS) --pretrain-corpus $(CORPUS) $(ARXIV) --cv 3 --work build/cv
 
 ## make relations-model: retrain the shipped relation classifier on SciERC train (about a minute)
 # One BLAS thread: the matrices are small, and more threads only fight over the cores.

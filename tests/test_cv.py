@@ -31,3 +31,23 @@ def test_step_is_chosen_on_the_mean_over_folds_not_on_one_fold(tmp_path):
     step, mean = choose_step(tmp_path)
     assert step == 600
     assert mean == pytest.approx({200: 0.40, 400: 0.55, 600: 0.575})
+
+
+def test_pretraining_text_is_a_seeded_sample_of_titles_and_abstracts_whatever_the_files_order(tmp_path):
+    from kg.extract.pipeline import TITLE_SEPARATOR
+    from kg.extract.pretrain import write_raw_text
+
+    files = []
+    for name in ("a", "b"):
+        records = [{"id": f"{name}{i}", "title": f"Title {name}{i}", "abstract": f"Abstract {name}{i} " * 10}
+                   for i in range(6)]  # fmt: skip
+        files.append(tmp_path / f"{name}.jsonl")
+        files[-1].write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "raw.jsonl"
+    assert write_raw_text(files, out, docs=5) == 5
+    texts = [json.loads(line)["text"] for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(set(texts)) == 5 and all(t.startswith("Title ") and TITLE_SEPARATOR + "Abstract" in t for t in texts)
+    assert {t.split()[1][0] for t in texts} == {"a", "b"}  # drawn from both files
+    write_raw_text(files[::-1], tmp_path / "again.jsonl", docs=5)
+    assert (tmp_path / "again.jsonl").read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+    assert write_raw_text(files, out, docs=100) == 12

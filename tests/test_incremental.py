@@ -78,7 +78,14 @@ def test_new_papers_are_added_not_rebuilt(grown):
     # those old papers keep their keys until the next full run
     lagging, papers = _lagging(out, fresh_out)
     assert second.normalise["stored_keys_behind"] > 0 and len(papers) <= 2 * second.normalise["stored_keys_behind"]
-    assert not {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]} & papers
+    # ...and a new paper differs from a fresh run only where it joins such a stored concept under its
+    # stored key (model 0.5.0: "W-NUT" in a new paper is the stored "w nut", which a rebuild folds
+    # into "wnut" as the new papers write it so)
+    new = {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]}
+    said = set(_split(read_embedded(out / "kg.lbug"))[1]["MENTIONS"])
+    fresh_said = set(_split(read_embedded(fresh_out / "kg.lbug"))[1]["MENTIONS"])
+    for paper, concept in said - fresh_said:
+        assert paper not in new or any(c == concept and p not in new for p, c in said), (paper, concept)
     assert sum(second.mentions["by_type"].values()) == sum(fresh.mentions["by_type"].values())
     # a concept keeps the type it was first stored with (a rebuild takes its commonest type)
     gone = len([n for n in lagging if n.startswith("concept:")])

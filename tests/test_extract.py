@@ -375,6 +375,19 @@ def test_a_shared_head_is_what_follows_the_repeated_first_conjunct(nlp):
         ("Fine-Grained", "fine grained subtask"), ("Nested Fine-Grained Subtasks", "nested fine grained subtask"),
         ("data", "data parallelism"), ("model parallelism", "model parallelism"),
     ]  # fmt: skip
+    # an ACL abstract: the first conjunct is the last one's head, and nothing follows it
+    text = "We prompt models using Chain-Of-Thought and Contrastive Chain-Of-Thought."
+    found, _ = _spans(nlp, text, [("Method", "Chain-Of-Thought and Contrastive Chain-Of-Thought")])
+    assert found == [("Chain-Of-Thought", "chain of thought"),
+                     ("Contrastive Chain-Of-Thought", "contrastive chain of thought")]  # fmt: skip
+
+
+def test_a_web_address_is_no_concept(nlp):
+    # an ACL abstract's LaTeX markup, which the recogniser read as a Metric
+    markup = "href{https://youtu.be/TuirftxciNE}{https://youtu.be/TuirftxciNE}} footnote Live Link"
+    text = f"Code and annotations: footnote Demo: {{{markup}, at www.example.org."
+    found, rules = _spans(nlp, text, [("Metric", markup), ("Method", "www.example.org")])
+    assert found == [] and rules == {"web address": 2}
 
 
 def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):

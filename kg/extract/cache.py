@@ -35,8 +35,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: that run on through "to" dropped; 8: an acronym defined in the plural read in the singular too;
 #: 9: candidate phrases keyed as written, and opened by a function word glued by a hyphen; 10: a
 #: candidate phrase written as a name is a Method; 11: such a glued function word starts a run;
-#: 12: no one-letter phrase; 13: no definition expands an acronym an alias names a concept by).
-CACHE_FORMAT = 13
+#: 12: no one-letter phrase; 13: no definition expands an acronym an alias names a concept by;
+#: 14: no web address is a concept, "X and Contrastive X" leaves X whole).
+CACHE_FORMAT = 14
 
 
 def paper_text(paper: Paper) -> str:

@@ -58,6 +58,10 @@ if not Span.has_extension("confidence"):
     Span.set_extension("confidence", default=1.0)
 
 
+#: A web address or the markup of one, which no concept holds.
+_WEB_ADDRESS = re.compile(r"://|\bwww\.|\bhref\b", re.IGNORECASE)
+
+
 class ConceptSpans:
     """Typed, normalised concept spans from ``doc.ents``.
 
@@ -99,6 +103,9 @@ class ConceptSpans:
                 continue
             span = self._trim(ent, rules)
             if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
+                continue
+            if _WEB_ADDRESS.search(span.text):  # "href{https://youtu.be/...} footnote Live Link": markup
+                rules["web address"] += 1
                 continue
             if self._verb_with_object(span):
                 rules["verb with its object"] += 1
@@ -232,8 +239,9 @@ class ConceptSpans:
         if not shared:
             return [(p, list(p)) for p in parts]
         head = list(doc[last_words[1].start : parts[-1].end])
-        # "R-CNN and Faster R-CNN networks": the head is "networks", not "R-CNN networks"
-        after = list(doc[last_words[2].start : parts[-1].end]) if len(last_words) > 2 else head
+        # "R-CNN and Faster R-CNN networks": the head is "networks", not "R-CNN networks"; and
+        # "Chain-of-Thought and Contrastive Chain-of-Thought" leaves the first one whole
+        after = list(doc[last_words[2].start : parts[-1].end]) if len(last_words) > 2 else []
         return [
             *((p, [*p, *(after if p.text.lower() == last_words[1].text.lower() else head)]) for p in parts[:-1]),
             (parts[-1], list(parts[-1])),

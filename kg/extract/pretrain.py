@@ -26,7 +26,7 @@ from kg.records import Paper
 
 log = logging.getLogger(__name__)
 
-#: The raw text file in ``out``, and the weights after the last epoch.
+#: The raw text file written in the working folder (``--out``), beside the weights of each epoch.
 RAW_TEXT = "raw.jsonl"
 
 

@@ -300,3 +300,18 @@ def test_a_concept_is_named_as_papers_call_it_not_as_they_define_its_acronym():
     concept = build_graph(papers, extractions).nodes["concept:large language model"]
     assert concept["name"] == "large language models"
     assert "Large language models (LLMs)" in concept["aliases"]
+
+
+def test_a_concept_is_named_by_the_form_papers_write_far_more_often():
+    # ACL: 745 "GPT-4" to one "Generative Pre-trained Transformer 4 (GPT-4)" had named it by the latter
+    papers = [Paper(f"p{i}", "T", "We prompt GPT-4 here.", 2024) for i in range(5)]
+    written = _m("GPT-4", "generative pretrained transformer 4", "Method", start=10)
+    defined = _m("Generative Pre-trained Transformer 4 (GPT-4)", "generative pretrained transformer 4", "Method")
+    extractions = [Extraction("p0", [defined])] + [Extraction(f"p{i}", [written]) for i in range(1, 5)]
+    concept = build_graph(papers, extractions).nodes["concept:generative pretrained transformer 4"]
+    assert concept["name"] == "GPT-4"
+    # the default sample: "MoE models" and "MoE architectures" name "mixture of experts" as "MoE"
+    forms = ["MoE models"] * 3 + ["MoE"] * 2 + ["MoE architectures"] * 2 + ["mixture-of-experts"]
+    papers = [Paper(f"p{i}", "T", "About them.", 2024) for i in range(len(forms))]
+    extractions = [Extraction(p.id, [_m(text, "mixture of experts")]) for p, text in zip(papers, forms, strict=True)]
+    assert build_graph(papers, extractions).nodes["concept:mixture of experts"]["name"] == "MoE"

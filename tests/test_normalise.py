@@ -318,6 +318,28 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
                ("Multi-agent systems", "multi agent system"), ("multi-agent", "multi agent")),
     )  # fmt: skip
     assert keys["e"] == ["multi agent system", "multi agent"]
+    # nor what ends in an adjective: on ACL, "end-to-end models", "fine-tuned models", "zero-shot
+    # models", "recurrent neural models" and "multilingual large models" had become "end to end"
+    # (478 papers), "fine tuned" (300), "zero shot" (281), "recurrent neural" and "multilingual large"
+    keys, _, _ = _run(
+        _paper("f", "End-to-end models, end-to-end. Fine-tuned models, fine-tuned. Zero-shot models, zero-shot.",
+               ("End-to-end models", "end to end model"), ("end-to-end", "end to end"),
+               ("Fine-tuned models", "fine tuned model"), ("fine-tuned", "fine tuned"),
+               ("Zero-shot models", "zero shot model"), ("zero-shot", "zero shot")),
+        _paper("g", "Recurrent neural models, recurrent neural. Multilingual large models, multilingual large.",
+               ("Recurrent neural models", "recurrent neural model"), ("recurrent neural", "recurrent neural"),
+               ("Multilingual large models", "multilingual large model"), ("multilingual large", "multilingual large")),
+    )  # fmt: skip
+    assert keys["f"] == ["end to end model", "end to end", "fine tuned model", "fine tuned", "zero shot model",
+                         "zero shot"]  # fmt: skip
+    assert keys["g"] == ["recurrent neural model", "recurrent neural", "multilingual large model", "multilingual large"]
+    # while a name stays one: "sequence-to-sequence models" is "sequence to sequence"
+    keys, _, _ = _run(
+        _paper("h", "Sequence-to-sequence models, sequence-to-sequence.",
+               ("Sequence-to-sequence models", "sequence to sequence model"),
+               ("sequence-to-sequence", "sequence to sequence")),
+    )  # fmt: skip
+    assert keys["h"] == ["sequence to sequence", "sequence to sequence"]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import logging
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import networkx as nx
@@ -171,9 +171,11 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             )
         B.nodes[node]["n_concepts"] = len(best)
         del found  # before the next paper is read
+    names = _distinct_names({key: in_abstracts.get(key) or forms for key, forms in surfaces.items()},
+                            lambda key: B.in_degree(concept_node(key)))  # fmt: skip
     for key, forms in surfaces.items():
         node = concept_node(key)
-        name = _concept_name(key, in_abstracts.get(key) or forms)
+        name = names[key]
         B.add_node(
             node,
             kind="Concept",
@@ -290,13 +292,40 @@ def one_per_pair(edges: list[tuple[str, str, dict]]) -> list[tuple[str, str, dic
     return [(u, v, d) for u, v, d in edges if wins(u, v)]
 
 
-def _concept_name(key: str, forms: Counter[str]) -> str:
-    """The most frequent form that spells the key out (not an acronym of it); else the most
-    frequent without brackets, as a cut form "X (ACRONYM)" reads only half the name.
+def _distinct_names(forms: dict[str, Counter[str]], papers: Callable[[str], int]) -> dict[str, str]:
+    """Each concept's name (:func:`_concept_name`), no two alike: where concepts would share one,
+    the concept with most papers keeps it and the others are spelled out.
+
+    A paper that defines LLM as "large-scale language model" writes "LLM serving" for a concept of
+    its own, which the name of "large language model serving" must not hide.
+
+    >>> names = _distinct_names({"large language model serving": Counter({"LLM serving": 5}),
+    ...                          "large scale language model serving": Counter({"LLM serving": 1})},
+    ...                         {"large language model serving": 11, "large scale language model serving": 1}.get)
+    >>> names["large language model serving"], names["large scale language model serving"]
+    ('LLM serving', 'large scale language model serving')
+    """
+    names = {key: _concept_name(key, f) for key, f in forms.items()}
+    alike: dict[str, list[str]] = defaultdict(list)
+    for key, name in names.items():
+        alike[name.casefold()].append(key)
+    for keys in alike.values():
+        if len(keys) > 1:
+            keys.sort(key=lambda k: (-papers(k), k))
+            for key in keys[1:]:
+                names[key] = _concept_name(key, forms[key], spelled_out=True)
+    return names
+
+
+def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -> str:
+    """What the papers call the concept: the most frequent form that spells the key out (not an
+    acronym of it), unless another form is written :data:`WRITTEN_MORE` times as often ("GPT-4",
+    "LSTM", "KV cache"); never a cut form "X (ACRONYM)", which reads only half the name.
 
     A definition "X (ACRONYM)" whose X spells the key counts for X ("Key-Value (KV) cache" for
-    "Key-Value cache"): each paper that defines the acronym writes it once, and the name is what the
-    papers call the concept.
+    "Key-Value cache"): each paper that defines the acronym writes it once. A form with a head
+    word the key has dropped counts for the form without it ("MoE models" for "MoE", the name of
+    "mixture of experts").
 
     >>> _concept_name("reinforcement learning from human feedback",
     ...               Counter({"Human Feedback (RLHF)": 3, "RLHF": 2}))
@@ -304,6 +333,13 @@ def _concept_name(key: str, forms: Counter[str]) -> str:
     >>> _concept_name("large language model",
     ...               Counter({"large language models (LLMs)": 3, "large language models": 2, "LLMs": 9}))
     'large language models'
+    >>> _concept_name("generative pretrained transformer 4",
+    ...               Counter({"GPT-4": 745, "GPT-4 models": 5, "Generative Pre-trained Transformer 4 (GPT-4)": 1}))
+    'GPT-4'
+    >>> _concept_name("mixture of experts", Counter({"MoE models": 8, "MoE": 7, "mixture-of-experts": 3}))
+    'MoE'
+
+    With ``spelled_out``, the form that spells the key out, however rare, else the key.
     """
 
     def spells(form: str) -> bool:
@@ -313,9 +349,23 @@ def _concept_name(key: str, forms: Counter[str]) -> str:
     for form, n in forms.items():
         bare = _DEFINED_ACRONYM.sub("", form)
         folded[bare if bare != form and spells(bare) else form] += n
+    last = key.rpartition(" ")[2].rstrip("s")
+    for form in list(folded):
+        rest, _, head = form.rpartition(" ")
+        if rest in folded and head.lower().rstrip("s") != last:
+            folded[rest] += folded.pop(form)
     ranked = sorted(folded, key=lambda f: (-folded[f], f))
-    spelled = [f for f in ranked if spells(f)]
-    return (spelled or [f for f in ranked if "(" not in f] or ranked)[0]
+    spelled = next((f for f in ranked if spells(f)), None)
+    written = ([f for f in ranked if "(" not in f] or ranked)[0]
+    if spelled_out:
+        return spelled if spelled is not None else key
+    return spelled if spelled is not None and WRITTEN_MORE * folded[spelled] > folded[written] else written
+
+
+#: How many times as often another form must be written for it to name a concept instead of the
+#: spelled-out form: 745 "GPT-4" to 1 "Generative Pre-trained Transformer 4" (61,839 ACL papers:
+#: 74 of the 3,000 concepts with most papers, "LSTM", "RoBERTa", "CLIP", "SQuAD", "NLP research").
+WRITTEN_MORE = 4
 
 
 #: A bracketed acronym in a form: "large language models (LLMs)", "Key-Value (KV) cache".

@@ -293,6 +293,7 @@ class _Rekey:
         if rest not in self.known and (
             (len(words) <= 2 and words[0] in self.general.modifiers)  # "large-scale datasets": no "large scale"
             or words[-1] in self.general.property_words  # "training-free framework": no "training free"
+            or words[-1] in self.general.adjective_ends  # "end-to-end models": no "end to end"
             or (len(words) == 2 and words[0] in self.general.prefix_words)  # "multi-agent systems": no "multi agent"
         ):
             return key

@@ -157,7 +157,7 @@ class GenericTerms:
     words: frozenset[str]
     #: Keys that are never generic (gazetteer entries).
     known: frozenset[str] = frozenset()
-    #: Acronyms that abbreviate general phrases ("SOTA"): they do not make a concept specific.
+    #: Acronyms that abbreviate general phrases, lower-cased ("sota"): they do not make a concept specific.
     general_acronyms: frozenset[str] = frozenset()
     #: Head words that say what kind of artefact a phrase names ("framework", "method", "model").
     kind_heads: frozenset[str] = frozenset()
@@ -167,12 +167,14 @@ class GenericTerms:
     modifiers: frozenset[str] = frozenset()
     #: Prefixes written as words that make a compound adjective ("multi-agent", "non-linear").
     prefix_words: frozenset[str] = frozenset()
+    #: Ends of compound adjectives and adjectives of the field ("end-to-end", "zero-shot", "neural").
+    adjective_ends: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
 
-        >>> g = GenericTerms(frozenset({"state", "art"}), general_acronyms=frozenset({"SOTA"}))
-        >>> g.is_generic("state of the art", forms=["state-of-the-art", "SOTA", "SOTAs"])
+        >>> g = GenericTerms(frozenset({"state", "art"}), general_acronyms=frozenset({"sota"}))
+        >>> g.is_generic("state of the art", forms=["state-of-the-art", "SOTA", "SotA", "SOTAs"])
         True
 
         A kind of artefact named by a property only is generic too:
@@ -184,8 +186,8 @@ class GenericTerms:
         words = key.split()
         if not words or key in self.known:
             return False
-        if any(_is_acronym(f) and f not in self.general_acronyms and f[:-1] not in self.general_acronyms
-               for f in forms):  # fmt: skip
+        general = self.general_acronyms
+        if any(_is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general for f in forms):
             return False
         if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:
             return True  # "training-free framework", "LLM-based framework", "data-driven approaches"
@@ -200,7 +202,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         conf = tomllib.loads(path.read_text(encoding="utf-8"))
         min_rate = float(conf.get("min_rate", 0.0))
         listed = [str(w) for w in [*conf.get("heads", []), *conf.get("modifiers", [])]]
-        acronyms = frozenset(str(a) for a in conf.get("general_acronyms", []))
+        acronyms = frozenset(str(a).lower() for a in conf.get("general_acronyms", []))
+        adjectives = [str(w) for w in conf.get("adjective_ends", [])]
         kinds = [str(w) for w in conf.get("kind_heads", [])]
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
@@ -208,7 +211,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
-            f", property_words and prefix_words ({exc})"
+            f", property_words, prefix_words and adjective_ends ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -217,7 +220,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
     return GenericTerms(frozenset(common), frozenset(known), acronyms, frozenset(norm.surface(w) for w in kinds),
                         frozenset(norm.surface(w) for w in properties),
                         frozenset(norm.surface(w) for w in modifiers),
-                        frozenset(norm.surface(w) for w in prefixes))  # fmt: skip
+                        frozenset(norm.surface(w) for w in prefixes),
+                        frozenset(norm.surface(w) for w in adjectives))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

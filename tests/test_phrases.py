@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from spacy.tokens import Span
 
 from kg.extract.components import SPANS_KEY
 from kg.extract.phrases import Phrases
@@ -149,3 +150,19 @@ def test_a_letter_is_no_phrase():
     phrases.min_score = -math.inf
     keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
     assert "transfer learning" in keys and not {k for k in keys if len(k) < 2}
+
+
+def test_an_adjective_before_a_concept_is_no_phrase():
+    # the default sample's titles: "Mixture-of-Experts Large Language Models" gave the phrase
+    # "Mixture-of-Experts Large"; with the recogniser finding "Language Models", "Personalized
+    # Large Language Models" gave "Personalized Large"
+    import spacy
+
+    doc = spacy.blank("en")("Mixture-of-Experts Large Language Models beat Personalized Large Language Models.")
+    i = [t.i for t in doc if t.text == "Language"][1]
+    doc.spans[SPANS_KEY] = [Span(doc, i, i + 2, label="Technique")]
+    phrases = Phrases()
+    phrases.min_score = -math.inf
+    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    assert "mixture of experts" in keys
+    assert not {k for k in keys if k.split()[-1] == "large"}, keys

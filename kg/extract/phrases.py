@@ -107,6 +107,7 @@ class Phrases:
             raise ConfigError(f"{path}: unknown phrase features {sorted(unknown)} (known: {', '.join(FEATURES)})")
         self.weights = [float(weights.get(name, 0.0)) for name in FEATURES]
         self.function = frozenset(conf.get("words", {}).get("function", []))
+        self.adjectives = frozenset(conf.get("words", {}).get("adjectives", []))
         self.normaliser = Normaliser()
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))
@@ -243,6 +244,7 @@ class Phrases:
         found: dict[tuple[str, ...], list[int]] = {}
         where: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         max_words = self.max_words
+        adjectives = self.adjectives
         for run in runs:
             for s, e in run:
                 for w in lowers[s:e]:
@@ -252,6 +254,8 @@ class Phrases:
             for a in range(last):
                 for b in range(a + 1, min(a + max_words, last) + 1):
                     start, end = run[a][0], run[b - 1][1]
+                    if end - run[b - 1][0] == 1 and lowers[end - 1] in adjectives:
+                        continue  # "Mixture-of-Experts Large" of "... Large Language Models": an adjective ends no name
                     if taken[start] and (start, end) in whole:
                         continue
                     if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):

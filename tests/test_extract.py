@@ -7,7 +7,7 @@ import json
 from kg.extract import extract, mentions
 from kg.extract.components import RULES
 from kg.normalise import Normaliser
-from kg.records import RELATION_TYPES, Paper
+from kg.records import RELATION_TYPES, Extraction, Mention, Paper
 from tests.conftest import SAMPLE, with_entities
 
 BTM = (
@@ -426,3 +426,22 @@ def test_a_span_that_repeats_a_run_of_words_is_two_mentions(nlp):
         ("Llama-3-8b", "llama 3 8b"), ("QLF-Llama-3", "qlf llama 3"),
     ]  # fmt: skip
     assert rules["repeat split"] == 6
+
+
+def test_mentions_read_back_share_their_repeated_strings(tmp_path):
+    # A million mentions each with its own "Method", "uses" and concept key cost ~200 MB on the ACL
+    # corpus: the cache and worker results give one string object to each distinct value.
+    from kg.extract.cache import ExtractionCache
+
+    def found(pid: str) -> Extraction:
+        mention = Mention("BERT", "".join(["Meth", "od"]), 0, 4, "We use BERT.", "".join(["us", "es"]), "bert")
+        return Extraction(pid, [mention])
+
+    cache = ExtractionCache(tmp_path / "c.sqlite", namespace="n")
+    cache.put([("a", found("a")), ("b", found("b"))])
+    got = cache.get(["a", "b"])
+    a, b = got["a"].mentions[0], got["b"].mentions[0]
+    assert (a.type, a.role, a.concept) == ("Method", "uses", "bert")
+    assert a.type is b.type and a.role is b.role and a.concept is b.concept
+    x, y = found("a").sharing_strings().mentions[0], found("b").sharing_strings().mentions[0]
+    assert x == found("a").mentions[0] and x.type is y.type and x.role is y.role

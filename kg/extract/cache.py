@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.config import config_path, relations_model_dir
-from kg.records import Extraction, Mention, Paper, Relation
+from kg.records import SHARED_MENTION_FIELDS, SHARED_RELATION_FIELDS, Extraction, Mention, Paper, Relation, shared
 
 #: The config files whose content changes what extraction returns.
 EXTRACTION_CONFIG = (
@@ -100,8 +100,8 @@ class ExtractionCache:
                     item["sentence"] = sentences.setdefault(item["sentence"], item["sentence"])
                 found[chunk[key]] = Extraction(
                     "",
-                    [Mention(**m) for m in data["mentions"]],
-                    [Relation(**r) for r in data["relations"]],
+                    [Mention(**shared(m, SHARED_MENTION_FIELDS)) for m in data["mentions"]],
+                    [Relation(**shared(r, SHARED_RELATION_FIELDS)) for r in data["relations"]],
                     data["rules"],
                 )
         return found

@@ -706,8 +706,8 @@ def extract_cached(
     if spec.extract.executor == "dask":
         return _extract_dask(papers, list(misses()), done, texts, spec, cache, progress), hits
     pending: list[tuple[str, Extraction]] = []
-    for x in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes):
-        done[x.id] = x
+    for found in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes):
+        done[found.id] = x = found.sharing_strings()
         pending.append((texts[x.id], x))
         if len(pending) >= commit:
             if cache:
@@ -735,7 +735,7 @@ def _extract_dask(
 
     def finished(shard: list[Extraction]) -> None:
         for x in shard:
-            done[x.id] = x
+            done[x.id] = x.sharing_strings()
         if cache:
             cache.put((texts[x.id], x) for x in shard)
         if progress:

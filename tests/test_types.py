@@ -48,6 +48,13 @@ SENTENCES = [
     # Large language models read as a Task:
     "With the recent advancement of Large Language Models (LLMs), generating functionally correct code has "
     "become less complicated for a wide array of developers.",
+    # Named models read as Datasets (what experiments are "on"), a version of a family too:
+    "To evaluate FairThinking, we create a dataset with a thousand items covering three fairness-related topics "
+    "and conduct experiments on GPT-3.5, GPT-4, Llama2, and Mistral to demonstrate its superior performance.",
+    "Fourteen interdisciplinary teams explored diverse nuclear science challenges using ChatGPT, Gemini, Claude, "
+    "and other AI models over a single day.",
+    "We introduce a novel framework for this approach and test it on movie and music recommendation datasets "
+    "for GPT-4o, GPT-4o-mini, and Llama-3.1-8B-Instruct.",
 ]
 
 
@@ -84,6 +91,11 @@ def _types(extractions):
         ("word embedding", "Technique"),
         ("machine translation", "Problem"),
         ("object detection", "Problem"),
+        ("gpt 3.5", "Method"),
+        ("mistral", "Method"),
+        ("claude", "Method"),
+        ("gpt 4o mini", "Method"),
+        ("llama 3.1 8b instruct", "Method"),
     ],
 )
 def test_concept_types(typed, key, kind):

@@ -20,6 +20,9 @@
 - **Metrics**: a curated list (BLEU, ROUGE, F1, accuracy, perplexity, ...).
 - **Techniques** PwC lacks or files as tasks: a curated list of model families and learning
   paradigms ("large language model", "convolutional neural network", "meta-learning").
+- **Named model families** (source ``curated-family``): GPT, Llama, Qwen, Claude, Gemini,
+  Stable Diffusion, ... Each is a ``Method``, and so is a key that is a family name followed by
+  version words only ("gpt 4o mini", "qwen2.5 7b instruct", "claude 3.5 sonnet").
 
 Rows are stored as surface terms; their keys are computed at load time with the run's
 :class:`~kg.normalise.Normaliser`, so the gazetteer follows any change to concept keys. When two
@@ -29,6 +32,7 @@ techniques, mined datasets, methods, tasks).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +43,14 @@ from kg.normalise.keys import Normaliser
 
 #: The kg concept types a gazetteer row may carry.
 TYPES = frozenset(["Method", "Technique", "Problem", "Dataset", "Metric"])
+#: The source of a named model family's row: its versions are Methods too.
+FAMILY = "curated-family"
+#: A word that names a version, size or variant of a model family: "4o", "3.5", "7b", "r1",
+#: "v2", "instruct", "mini", "sonnet".
+VERSION_WORD = re.compile(
+    r"[a-z]?\d[\w.]*|v\d[\w.]*|mini|nano|turbo|pro|flash|ultra|max|plus|instruct|chat|base|lite|coder|code|"
+    r"vl|vision|omni|sonnet|opus|haiku|preview|it|hf|zero|large|small|medium|xl|xxl|math|distill"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +62,14 @@ class Gazetteer:
     ('Dataset', 'Metric', 'Technique')
     >>> g.type_of("object detection"), g.type_of("resnet"), g.type_of("our model")
     ('Problem', 'Method', None)
+    >>> g.type_of("gpt 4o mini"), g.type_of("qwen2.5 7b instruct"), g.type_of("claude 3.5 sonnet")
+    ('Method', 'Method', 'Method')
+    >>> g.type_of("llama guard"), g.type_of("gpt 4 outputs")
+    (None, None)
     """
 
     types: dict[str, str]
+    families: frozenset[str] = frozenset()
 
     @property
     def keys(self) -> frozenset[str]:
@@ -65,7 +82,23 @@ class Gazetteer:
 
     def type_of(self, key: str) -> str | None:
         """The kg type of concept ``key``, or None when the gazetteer does not know it."""
-        return self.types.get(key)
+        if (kind := self.types.get(key)) is not None or not self.families:
+            return kind
+        return "Method" if self._versioned(key) else None
+
+    def _versioned(self, key: str) -> bool:
+        """Whether ``key`` is a model family's name, then version words ("gpt 4o mini", "llama2 7b")."""
+        words = key.split()
+        for n in range(min(3, len(words)), 0, -1):
+            family, rest = " ".join(words[:n]), words[n:]
+            if family in self.families:
+                return bool(rest) and all(VERSION_WORD.fullmatch(w) for w in rest)
+        first = words[0] if words else ""
+        # a version glued to the name: "qwen2.5", "llama3", "gpt4o"
+        for i in range(1, len(first)):
+            if first[:i] in self.families and VERSION_WORD.fullmatch(first[i:]) and first[i].isdigit():
+                return all(VERSION_WORD.fullmatch(w) for w in words[1:])
+        return False
 
 
 def load_gazetteer(path: str | Path | None = None) -> Gazetteer:
@@ -77,6 +110,7 @@ def load_gazetteer(path: str | Path | None = None) -> Gazetteer:
 def _load(path: str) -> Gazetteer:
     norm = Normaliser()
     types: dict[str, str] = {}
+    families: set[str] = set()
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     for lineno, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#") or line.startswith("term\t"):
@@ -87,4 +121,6 @@ def _load(path: str) -> Gazetteer:
         key = norm.key(parts[0])
         if key and not norm.is_generic(key):
             types.setdefault(key, parts[1])
-    return Gazetteer(types)
+            if parts[2] == FAMILY:
+                families.add(key)
+    return Gazetteer(types, frozenset(families))

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from kg.normalise.gazetteer import FAMILY
+
 #: A named resource right before "dataset"/"benchmark"/"corpus"/"treebank", after a word that
 #: cannot start a sentence (so "Our dataset" and "The benchmark" are not read as names).
 _NAME = r"((?:[A-Z][A-Za-z0-9\-.+]*|[0-9]+[A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)(?:[ \-][A-Z0-9][A-Za-z0-9\-.+]*){0,3})"
@@ -81,6 +83,16 @@ in-context learning, prompt tuning, instruction tuning, chain-of-thought prompti
 artificial intelligence, generative artificial intelligence, retrieval-augmented generation,
 foundation model, diffusion model, vision-language model, large vision-language model,
 multimodal large language model, large reasoning model, mixture of experts""".replace("\n", " ")
+
+#: Named model families (LLMs, vision and speech models): each is a ``Method``, and so is any key
+#: of a family name followed by version words ("GPT-4o-mini", "Qwen2.5-7B-Instruct", "Claude 3.5
+#: Sonnet"; :class:`kg.normalise.gazetteer.Gazetteer`). Abstracts write them as resources ("we
+#: prompt GPT-3.5", "responses from Claude"), which a recogniser trained on SciERC reads as data.
+CURATED_MODELS = """GPT, ChatGPT, InstructGPT, LLaMA, Llama, Code Llama, CodeLlama, Vicuna, Mistral, Mixtral,
+Qwen, QwQ, DeepSeek, Gemini, Gemma, Claude, PaLM, Falcon, BLOOM, Phi, InternLM, Baichuan, ChatGLM, Pythia,
+OLMo, StarCoder, T5, Flan-T5, mT5, BART, BERT, RoBERTa, DeBERTa, ELECTRA, XLNet, ALBERT, DistilBERT,
+CLIP, BLIP, LLaVA, Segment Anything, DINO, DINOv2, Whisper, Stable Diffusion, DALL-E, Imagen, Sora, Grok,
+Kimi, MiniCPM, Nemotron, Granite""".replace("\n", " ")
 
 
 def _abstracts(path: Path) -> Iterator[str]:
@@ -214,6 +226,7 @@ def build(gazetteer_dir: Path, arxiv: Path, acl: Path) -> list[tuple[str, str, s
     rows = [(t.strip(), "Dataset", "curated") for t in CURATED_DATASETS.split(",")]
     rows += [(t.strip(), "Metric", "curated") for t in CURATED_METRICS.split(",")]
     rows += [(t.strip(), "Technique", "curated") for t in CURATED_TECHNIQUES.split(",")]
+    rows += [(t.strip(), "Method", FAMILY) for t in CURATED_MODELS.split(",")]
     rows += [(name, "Dataset", f"mined:{n}") for name, n in sorted(mine_datasets([arxiv, acl]).items())]
     rows += method_rows(methods, arxiv)
     rows += task_rows(tasks)
@@ -225,7 +238,7 @@ HEADER = """\
 # Methods and tasks: Papers with Code (paperswithcode.com), CC BY-SA 4.0; this file is a
 # derivative and is shared under CC BY-SA 4.0 too. Datasets and metrics: curated by kg, and
 # mined from arXiv ML (CC0) and ACL Anthology abstracts ("mined:N": N abstracts name it);
-# families of techniques curated by kg.
+# families of techniques and named model families ("curated-family") curated by kg.
 # Earlier rows win when two terms share a key.
 term\ttype\tsource
 """

@@ -339,16 +339,38 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     >>> _concept_name("mixture of experts", Counter({"MoE models": 8, "MoE": 7, "mixture-of-experts": 3}))
     'MoE'
 
+    Forms that differ only in case and hyphens count together. The most frequent names them,
+    or a form with fewer capitals at the starts of words that is written at least a quarter as
+    often: a sentence or a title capitalises a term its papers write in lower case ("Speculative
+    decoding", "Speculative Decoding"); "BERT" is never "Bert", nor "KV cache" "kv cache".
+
+    >>> _concept_name("speculative decoding", Counter({"Speculative decoding": 8, "Speculative Decoding": 3,
+    ...                                                "speculative decoding": 6}))
+    'speculative decoding'
+    >>> _concept_name("key value cache", Counter({"KV cache": 10, "kv cache": 3, "KV Cache": 4}))
+    'KV cache'
+    >>> _concept_name("bert", Counter({"BERT": 2, "Bert": 1}))
+    'BERT'
+
     With ``spelled_out``, the form that spells the key out, however rare, else the key.
     """
 
     def spells(form: str) -> bool:
         return len(form) >= len(key) - 2 and form.lower().replace("-", " ")[:3] == key[:3]
 
-    folded: Counter[str] = Counter()
+    cased: Counter[str] = Counter()
     for form, n in forms.items():
         bare = _DEFINED_ACRONYM.sub("", form)
-        folded[bare if bare != form and spells(bare) else form] += n
+        cased[bare if bare != form and spells(bare) else form] += n
+    groups: dict[str, list[str]] = {}
+    for form in cased:
+        groups.setdefault(form.lower().replace("-", " "), []).append(form)
+    folded: Counter[str] = Counter()
+    for members in groups.values():
+        top = min(members, key=lambda f: (-cased[f], f))
+        variants = [f for f in members if 4 * cased[f] >= cased[top] and _initials_lowered(f) == _initials_lowered(top)]
+        name = min(variants, key=lambda f: (sum(c.isupper() for c in f), -cased[f], f))
+        folded[name] = sum(cased[f] for f in members)
     last = key.rpartition(" ")[2].rstrip("s")
     for form in list(folded):
         rest, _, head = form.rpartition(" ")
@@ -361,6 +383,14 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
         return spelled if spelled is not None else key
     return spelled if spelled is not None and WRITTEN_MORE * folded[spelled] > folded[written] else written
 
+
+def _initials_lowered(form: str) -> str:
+    """``form`` with the first letter of each word in lower case: "Speculative Decoding" ->
+    "speculative decoding", "BERT" -> "bERT"."""
+    return _WORD_START.sub(lambda m: m.group(0).lower(), form)
+
+
+_WORD_START = re.compile(r"(?:^|(?<=[\s-]))\w")
 
 #: How many times as often another form must be written for it to name a concept instead of the
 #: spelled-out form: 745 "GPT-4" to 1 "Generative Pre-trained Transformer 4" (61,839 ACL papers:

@@ -51,3 +51,28 @@ def test_pretraining_text_is_a_seeded_sample_of_titles_and_abstracts_whatever_th
     write_raw_text(files[::-1], tmp_path / "again.jsonl", docs=5)
     assert (tmp_path / "again.jsonl").read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
     assert write_raw_text(files, out, docs=100) == 12
+    # Rounds: each file the next records of the same order.
+    rounds = [tmp_path / "r0.jsonl", tmp_path / "r1.jsonl"]
+    assert write_raw_text(files, rounds, docs=3) == 6
+    write_raw_text(files, tmp_path / "six.jsonl", docs=6)
+    lines = (tmp_path / "six.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [r.read_text(encoding="utf-8").splitlines() for r in rounds] == [lines[:3], lines[3:]]
+
+
+def test_pretraining_rounds_resume_from_the_last_weights(tmp_path):
+    # Two real rounds of spaCy's pretrain on a few abstracts: the second starts from the first's weights.
+    from kg.config import model_dir
+    from kg.extract.pretrain import pretrain_in_rounds, raw_text_files
+
+    raws = raw_text_files(tmp_path, 2)
+    for r, raw in enumerate(raws):
+        raw.write_text(
+            "".join(json.dumps({"text": f"Round {r}: we train a transformer on text {i}."}) + "\n" for i in range(4)),
+            encoding="utf-8",
+        )
+    last = pretrain_in_rounds(raws, tmp_path, vectors=model_dir())
+    assert last == tmp_path / "model1.bin" and (tmp_path / "model0.bin").exists()
+    # spaCy logs each epoch's weights, then model-last: the second round went on from epoch 1.
+    epochs = [json.loads(line)["epoch"] for line in (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert epochs == [0, 1, 1, 2]
+    assert last.read_bytes() != (tmp_path / "model0.bin").read_bytes()

@@ -92,10 +92,10 @@ def _types(extractions):
         ("machine translation", "Problem"),
         ("object detection", "Problem"),
         ("gpt 3.5", "Method"),
-        ("mistral", "Method"),
+        ("llama2", "Method"),
         ("claude", "Method"),
         ("gpt 4o mini", "Method"),
-        ("llama 3.1 8b instruct", "Method"),
+        ("gpt 4o", "Method"),
     ],
 )
 def test_concept_types(typed, key, kind):

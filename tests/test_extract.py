@@ -445,3 +445,20 @@ def test_mentions_read_back_share_their_repeated_strings(tmp_path):
     assert a.type is b.type and a.role is b.role and a.concept is b.concept
     x, y = found("a").sharing_strings().mentions[0], found("b").sharing_strings().mentions[0]
     assert x == found("a").mentions[0] and x.type is y.type and x.role is y.role
+
+
+def test_no_key_repeats_a_run_of_its_words():
+    # Two ACL abstracts: a head shared with a conjunct that is no concept, and a bracketed name
+    # read as the acronym of the two phrases before it.
+    from kg.normalise.keys import repeats_words
+
+    papers = [
+        Paper("p1", "", "These methods extend the translation unit from a single sentence to a pseudo-document and "
+              "encodes the full pseudo-document, avoiding the redundant computation problem in context."),
+        Paper("p2", "", "The method depends on three significant resources for each language: a corpus of "
+              "conventionalized metaphors, a table of conventionalized conceptual metaphors (CCM table), and a "
+              "set of extraction rules. For each metaphor, the CCM table contains the source domain word."),
+    ]  # fmt: skip
+    keys = {m.text: m.concept for x in extract(papers) for m in x.mentions}
+    assert keys["pseudo-document"] == "pseudo document"
+    assert not [k for k in keys.values() if repeats_words(k)], keys

@@ -116,6 +116,10 @@ class ConceptSpans:
             for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
                 key = defined.get(part.text) if len(tokens) == len(part) else None
                 key = key or self._key(tokens, defined, rules)
+                if len(tokens) != len(part) and repeats_words(key):
+                    # a head shared with a conjunct that is no concept: "a pseudo-document and
+                    # encodes the full pseudo-document"
+                    key = self._key(list(part), defined, rules)
                 if norm.is_generic(key):
                     continue
                 typed = self._type(label, tokens, key)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kg.normalise.keys import repeats_words
+
 _PAREN = re.compile(r"\(\s*([^()\s][^()]{0,14}?)\s*\)")
 _WORD = re.compile(r"\S+")
 _WORD_PARTS = re.compile(r"[^\W_]+")
@@ -85,6 +87,9 @@ def find_acronyms(text: str) -> list[Acronym]:
     [('PPO', 'proximal policy optimization')]
     >>> find_acronyms("results (see Table 2) improve")
     []
+    >>> find_acronyms("a corpus of conventionalized metaphors, "
+    ...               "a table of conventionalized conceptual metaphors (CCM table)")
+    []
     """
     found: list[Acronym] = []
     for m in _PAREN.finditer(text):
@@ -100,6 +105,10 @@ def find_acronyms(text: str) -> list[Acronym]:
         window_text = text[window[0].start() : window[-1].end()]
         long_form = _spelled_by_initials(short, window_text) or _best_long_form(short, window_text)
         if long_form is None or any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower())):
+            continue
+        if repeats_words(" ".join(_WORD_PARTS.findall(long_form.lower()))):
+            # two phrases, not one name: "a corpus of conventionalized metaphors, a table of
+            # conventionalized conceptual metaphors (CCM table)"
             continue
         start = window[0].start() + window_text.rfind(long_form)
         found.append(Acronym(short, long_form, start, start + len(long_form)))

@@ -86,6 +86,10 @@ class Gazetteer:
             return kind
         return "Method" if self._versioned(key) else None
 
+    def names_model(self, key: str) -> bool:
+        """Whether ``key`` names a model of a family the gazetteer knows: the family or a version."""
+        return key in self.families or self._versioned(key)
+
     def _versioned(self, key: str) -> bool:
         """Whether ``key`` is a model family's name, then version words ("gpt 4o mini", "llama2 7b")."""
         words = key.split()

@@ -9,10 +9,14 @@ or problem (Papers with Code names) by a vote worth ``PRIOR_MIN`` mentions plus 
 of the mentions' total weight, which a few contrary mentions cannot outvote and a clear
 majority of the run can; between Method and Technique, a named artefact or a family of them
 ("CNN" is the family "convolutional neural network", however its mentions are written), the
-gazetteer decides alone. A long form the run defines an acronym for is a dataset where the
-gazetteer knows the acronym as one and the long form not at all ("General Language
-Understanding Evaluation (GLUE)"); other short names are shared too often to say ("MAE" is a
-metric and a masked autoencoder, "HTC" a method and hierarchical text classification).
+gazetteer decides alone. A named model ("GPT-4", "Qwen2.5-7B", a model family of the gazetteer
+and its versions) is a Method, decided by the gazetteer alone: abstracts write models as what
+experiments run "on", and the NER reads them as datasets. A long form the run defines an
+acronym for is a dataset where the gazetteer knows the acronym as one and the long form not at
+all ("General Language Understanding Evaluation (GLUE)"), and a Method where the acronym names a
+model ("Generative Pre-trained Transformer 4 (GPT-4)"); other short names are shared too often
+to say ("MAE" is a metric and a masked autoencoder, "HTC" a method and hierarchical text
+classification).
 A key that ends in a technique or model word (``technique_heads``, ``method_heads`` of
 ``config/normalise.toml``) names no problem or dataset, whatever its mentions were read as: its
 Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a mention that ends in
@@ -80,6 +84,9 @@ def decide_types(
     >>> glue = "general language understanding evaluation"
     >>> decide_types([(glue, "Method", 1.0)] * 9, gazetteer=load_gazetteer(), short_forms={glue: "glue"})
     {'general language understanding evaluation': 'Dataset'}
+    >>> gpt4 = "generative pretrained transformer 4"
+    >>> decide_types([(gpt4, "Dataset", 1.0)] * 9, gazetteer=load_gazetteer(), short_forms={gpt4: "gpt 4"})
+    {'generative pretrained transformer 4': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     heads = _technique_heads()
@@ -94,9 +101,14 @@ def decide_types(
             decided[key] = known[key]
             continue
         prior = gazetteer.type_of(key) if gazetteer else None
+        model = gazetteer is not None and gazetteer.names_model(key)
         if prior is None and gazetteer and short_forms and key in short_forms:
             prior = gazetteer.type_of(short_forms[key])
-            prior = prior if prior == "Dataset" else None
+            model = gazetteer.names_model(short_forms[key])
+            prior = prior if prior == "Dataset" or model else None
+        if model:  # "GPT-4" is a model, whatever experiments are run "on" it
+            decided[key] = "Method"
+            continue
         if prior in DECISIVE:
             decided[key] = prior
             continue

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.config import config_path, relations_model_dir
-from kg.records import SHARED_MENTION_FIELDS, SHARED_RELATION_FIELDS, Extraction, Mention, Paper, Relation, shared
+from kg.records import Extraction, Paper
 
 #: The config files whose content changes what extraction returns.
 EXTRACTION_CONFIG = (
@@ -99,12 +99,7 @@ class ExtractionCache:
                 sentences: dict[str, str] = {}
                 for item in (*data["mentions"], *data["relations"]):
                     item["sentence"] = sentences.setdefault(item["sentence"], item["sentence"])
-                found[chunk[key]] = Extraction(
-                    "",
-                    [Mention(**shared(m, SHARED_MENTION_FIELDS)) for m in data["mentions"]],
-                    [Relation(**shared(r, SHARED_RELATION_FIELDS)) for r in data["relations"]],
-                    data["rules"],
-                )
+                found[chunk[key]] = Extraction.from_dict({"id": "", **data})
         return found
 
     def put(self, results: Iterable[tuple[str, Extraction]]) -> None:

@@ -49,6 +49,28 @@ def test_abstract_is_kept_exactly_as_given(tmp_path):
     assert paper.abstract == "  " + GOOD + "\n"
 
 
+def test_latex_markup_in_titles_and_abstracts_is_read_as_the_text_it_stands_for(tmp_path):
+    # arXiv abstracts as their authors wrote them (2401.x records of the arXiv ML corpus)
+    paper = _one(
+        tmp_path,
+        {
+            "id": "p1",
+            "title": r"\textbf{Defusion}: Top-$k$ Estimation for Sparse-View CBCT",
+            "abstract": r"We propose \textbf{S}elf-adaptive \textbf{S}chema \textbf{S}caffolding (S$^3$), a "
+            r"multi-turn dialogue model \citep{lewis2020retrieval}, reaching 88.84\% accuracy (4.3$\times$ faster); "
+            r"code at \href{https://github.com/x/y}{this https URL}.",
+        },
+    )
+    assert paper.title == "Defusion: Top-k Estimation for Sparse-View CBCT"
+    assert paper.abstract == (
+        "We propose Self-adaptive Schema Scaffolding (S^3), a multi-turn dialogue model, reaching 88.84% accuracy "
+        "(4.3× faster); code at this https URL."
+    )
+    # money and an approximate figure in plain text are not LaTeX
+    plain = "The company raised $121 million, and C$723 in fees, ~30% more than planned."
+    assert _one(tmp_path, {"id": "p2", "abstract": plain}).abstract == plain
+
+
 @pytest.mark.parametrize(
     ("record", "reason"),
     [

@@ -16,6 +16,13 @@ _ARXIV_IN_TEXT = re.compile(rf"arxiv(?:\.org/(?:abs|pdf)/|[:.]\s*){_ARXIV_ID}(?!
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _LATEX = re.compile(r"[\\{}~$]|--|``|''")
 _BARE_SPECIAL = re.compile(r"(?<!\\)([%&])")
+_MACRO = re.compile(r"\\[A-Za-z]")
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_CITE = re.compile(r"\s*~?\\(?:cite[a-z]*|ref|eqref|autoref|[cC]ref|label)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
+_HREF_URL = re.compile(r"(?<=\\href)\s*\{[^{}]*\}\s*(?=\{)")  # \href{url}{text}: the url goes
+_TIE = re.compile(r"~(?=\\[A-Za-z])|(?<=[A-Za-z}])~(?=[A-Za-z])")
+_FONTS = ("mathsf", "mathrm", "mathbf", "mathit", "mathtt", "mathcal", "mathbb", "mathfrak", "mathscr", "boldsymbol",
+          "bm")  # fmt: skip
 _LOGOS = {"LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX", "LaTeXe": "LaTeX2e"}
 
 
@@ -110,19 +117,78 @@ def latex_to_text(text: str) -> str:
     """
     if not _LATEX.search(text):
         return text  # nothing to decode, and pylatexenc costs about a millisecond a call
-    return str(_latex_decoder().latex_to_text(_BARE_SPECIAL.sub(r"\\\1", text)))
+    return str(_latex_decoder("verbatim").latex_to_text(_BARE_SPECIAL.sub(r"\\\1", text)))
 
 
-@lru_cache(maxsize=1)
-def _latex_decoder() -> Any:
+def plain_text(text: str) -> str:
+    """A title or abstract with its LaTeX markup as the text it stands for; text without markup as it is.
+
+    arXiv abstracts are written in LaTeX: ``\\textbf{M}ixture`` shows where an acronym's letters come
+    from, ``$k$`` is math, ``\\citep{x}`` a citation. Only a text with a macro or with math between
+    two ``$`` is decoded. A ``$`` pair is math when what it holds has no space or has a macro, and no
+    digit follows it (``$121 million and C$5`` and ``US $2-$4`` are money); a ``~`` is a tie only
+    before a macro or between two words (``~30%`` stays); a bare ``%`` or ``&`` is the character.
+    Font macros leave plain letters, citations nothing, ``\\href{url}{text}`` its text.
+
+    >>> plain_text(r"\\textbf{M}ixture-of-\\textbf{E}xperts ($\\mathsf{MoE}$) gains 4.3$\\times$ \\citep{x}.")
+    'Mixture-of-Experts (MoE) gains 4.3×.'
+    >>> plain_text(r"Top-$k$ attention, ~30% fewer FLOPs than $x_1$ \\& more than $121 million and C$5")
+    'Top-k attention, ~30% fewer FLOPs than x_1 & more than $121 million and C$5'
+    >>> plain_text(r"US $2-$4 billion; code at \\href{https://x.org}{our page} and \\href{https://y.org}.")
+    'US $2-$4 billion; code at our page and https://y.org.'
+    >>> plain_text("No markup: 5% of $100 and {braces} stay ~ as written.")
+    'No markup: 5% of $100 and {braces} stay ~ as written.'
+    """
+    math = _math_dollars(text)
+    if not math and not _MACRO.search(text):
+        return text
+    given = text
+    money = [at for at in (m.start() for m in _DOLLAR.finditer(text)) if at not in math]
+    for at in reversed(money):
+        text = f"{text[:at]}\\{text[at:]}"
+    text = _HREF_URL.sub("", _CITE.sub("", text))
+    marked = _BARE_SPECIAL.sub(r"\\\1", _TIE.sub(" ", text)).replace("~", "\\textasciitilde{}")
+    try:
+        return str(_latex_decoder("text").latex_to_text(marked))
+    except Exception:  # pylatexenc parses tolerantly, but a macro's handler may still fail: keep the text
+        return given
+
+
+def _math_dollars(text: str) -> set[int]:
+    """Where the ``$`` that open and close math are (see :func:`plain_text`)."""
+    dollars = [m.start() for m in _DOLLAR.finditer(text)]
+    math, i = set(), 0
+    while i + 1 < len(dollars):
+        inside, after = text[dollars[i] + 1 : dollars[i + 1]], text[dollars[i + 1] + 1 : dollars[i + 1] + 2]
+        if inside and not after.isdigit() and (_MACRO.search(inside) or not any(c.isspace() for c in inside)):
+            math.update(dollars[i : i + 2])
+            i += 2
+        else:
+            i += 1
+    return math
+
+
+@lru_cache(maxsize=2)
+def _latex_decoder(math_mode: str) -> Any:
     # The decoder bibtexparser's LatexDecodingMiddleware uses, built once: it is slow to set up.
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
     context = get_default_latex_context_db()
-    # pylatexenc drops these logos, which do occur in titles; \url{x} is x, not <x>.
-    logos = [MacroTextSpec(name, simplify_repl=text) for name, text in _LOGOS.items()]
-    context.add_context_category("kg", prepend=True, macros=[*logos, MacroTextSpec("url", simplify_repl="%s")])
-    return LatexNodes2Text(latex_context=context, math_mode="verbatim", keep_braced_groups=False)
+    # pylatexenc drops these logos, which do occur in titles; \url{x} is x, not <x>; font macros
+    # would make Unicode math letters ("𝖬𝗈𝖤").
+    macros = [
+        *(MacroTextSpec(name, simplify_repl=text) for name, text in _LOGOS.items()),
+        *(MacroTextSpec(name, simplify_repl="%s") for name in ("url", *_FONTS)),
+        MacroTextSpec("href", simplify_repl=_last_argument),
+        MacroTextSpec("textasciitilde", simplify_repl="~"),
+    ]
+    context.add_context_category("kg", prepend=True, macros=macros)
+    return LatexNodes2Text(latex_context=context, math_mode=math_mode, keep_braced_groups=False)
+
+
+def _last_argument(node: Any, l2tobj: Any) -> str:
+    args = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
+    return str(l2tobj.nodelist_to_text([args[-1]])) if args else ""
 
 
 def compact(fields: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
+from kg.read.fields import plain_text
 from kg.read.formats import RawRecord
 from kg.records import Paper, Reject
 
@@ -62,8 +63,11 @@ class Validator:
                 return self._reject(
                     rec, rid, "undecodable text", f"undecodable text in field {_printable(name)} (not valid UTF-8)"
                 )
-        # The abstract is kept exactly as given: mention offsets index into it.
+        # The abstract is kept as given, its LaTeX markup decoded (kg.read.fields.plain_text): mention
+        # offsets index into it.
         abstract = fields.get("abstract")
+        if isinstance(abstract, str):
+            abstract = plain_text(abstract)
         if abstract is None:
             return self._reject(rec, rid, "missing abstract")
         if not isinstance(abstract, str):
@@ -110,7 +114,7 @@ class Validator:
         self._seen[rid] = f"{rec.source}:{rec.line}"
         return Paper(
             id=rid,
-            title=unicodedata.normalize("NFC", _text(fields.get("title")) or ""),
+            title=unicodedata.normalize("NFC", plain_text(_text(fields.get("title")) or "")),
             abstract=abstract,
             year=year,
             authors=_authors(fields.get("authors")),

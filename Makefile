@@ -64,7 +64,7 @@ $(MODEL_STAMP): pyproject.toml $(STAMP)
 	touch $@
 
 ## make model: rebuild the shipped concept model: word vectors from the ACL abstracts ($(CORPUS)),
-## the tok2vec pretrained on ACL and arXiv ML abstracts in two rounds of 45,000 (kg.extract.pretrain;
+## the tok2vec pretrained on ACL and arXiv ML abstracts in three rounds of 45,000 (kg.extract.pretrain;
 ## about 25 minutes a round on one thread), then the NER (config/vectors.toml, config/ner.cfg)
 ## cross-validated in 3 folds of SciERC train+dev to choose its step count, and trained on all of
 ## train+dev to that step. Two trainings at a time, one thread each (one BLAS thread: a run is then

@@ -141,6 +141,20 @@ def test_a_function_word_glued_by_a_hyphen_opens_the_phrase():
     assert not keys & {"context learning", "policy distillation", "in large model", "study in context learning"}
 
 
+def test_a_number_glued_by_a_hyphen_opens_the_phrase():
+    # the default sample: "4-bit quantization", "1-bit quantization" and "ultra-low bit
+    # quantization" all gave the phrase "bit quantization" (7 papers)
+    import spacy
+
+    nlp = spacy.blank("en")
+    doc = nlp("We compare 1.58-bit, 2-bit, and 3-bit quantization; 4-bit quantization is widely used.")
+    phrases = Phrases()
+    phrases.min_score = -math.inf
+    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    assert {"3 bit quantization", "4 bit quantization"} <= keys
+    assert "bit quantization" not in keys
+
+
 def test_a_letter_is_no_phrase():
     # arXiv ML: "B" of "( B = f(A) )" and "b" of "(b) ..." were concepts
     import spacy

@@ -184,13 +184,14 @@ class Phrases:
                 words[-1] = (words[-1][0], i + 1)
                 continue
             if (
-                lower in function and not join and not blocked[i] and not tok.whitespace_
+                (lower in function or tok.like_num) and not join and not blocked[i] and not tok.whitespace_
                 and doc[i + 1 : i + 2].text == "-" and not doc[i + 1].whitespace_
                 and i + 2 < n and doc[i + 2].is_alpha and not blocked[i + 2] and not edge[i + 1] and not edge[i + 2]
             ):  # fmt: skip
-                # A function word glued to the next word by a hyphen opens a word: "in-context
-                # learning", "on-policy", "all-reduce" (not "context learning", "policy"), and a
-                # run, as the function word alone would have ended the one before.
+                # A function word or a number glued to the next word by a hyphen opens a word:
+                # "in-context learning", "on-policy", "all-reduce", "4-bit quantization" (not
+                # "context learning", "policy", "bit quantization"), and a run, as the function
+                # word or number alone would have ended the one before.
                 if words:
                     runs.append(words)
                 words = [(i, i + 1)]

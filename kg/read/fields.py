@@ -17,6 +17,7 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _LATEX = re.compile(r"[\\{}~$]|--|``|''")
 _BARE_SPECIAL = re.compile(r"(?<!\\)([%&])")
 _MACRO = re.compile(r"\\[A-Za-z]")
+_ESCAPED = re.compile(r"\\[%&_#$]")
 _DOLLAR = re.compile(r"(?<!\\)\$")
 _CITE = re.compile(r"\s*~?\\(?:cite[a-z]*|ref|eqref|autoref|[cC]ref|label)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
 _HREF_URL = re.compile(r"(?<=\\href)\s*\{[^{}]*\}\s*(?=\{)")  # \href{url}{text}: the url goes
@@ -124,10 +125,11 @@ def plain_text(text: str) -> str:
     """A title or abstract with its LaTeX markup as the text it stands for; text without markup as it is.
 
     arXiv abstracts are written in LaTeX: ``\\textbf{M}ixture`` shows where an acronym's letters come
-    from, ``$k$`` is math, ``\\citep{x}`` a citation. Only a text with a macro or with math between
-    two ``$`` is decoded. A ``$`` pair is math when what it holds has no space or has a macro, and no
-    digit follows it (``$121 million and C$5`` and ``US $2-$4`` are money); a ``~`` is a tie only
-    before a macro or between two words (``~30%`` stays); a bare ``%`` or ``&`` is the character.
+    from, ``$k$`` is math, ``\\citep{x}`` a citation. Only a text with a macro, an escaped character
+    (``85\\%``) or math between two ``$`` is decoded. A ``$`` pair is math when what it holds has no
+    space or has a macro, and no digit follows it (``$121 million and C$5`` and ``US $2-$4`` are
+    money); a ``~`` is a tie only before a macro or between two words (``~30%`` stays); a bare ``%``
+    or ``&`` is the character.
     Font macros leave plain letters, citations nothing, ``\\href{url}{text}`` its text.
 
     >>> plain_text(r"\\textbf{M}ixture-of-\\textbf{E}xperts ($\\mathsf{MoE}$) gains 4.3$\\times$ \\citep{x}.")
@@ -136,11 +138,13 @@ def plain_text(text: str) -> str:
     'Top-k attention, ~30% fewer FLOPs than x_1 & more than $121 million and C$5'
     >>> plain_text(r"US $2-$4 billion; code at \\href{https://x.org}{our page} and \\href{https://y.org}.")
     'US $2-$4 billion; code at our page and https://y.org.'
+    >>> plain_text(r"85\\% accuracy on H\\&E images")
+    '85% accuracy on H&E images'
     >>> plain_text("No markup: 5% of $100 and {braces} stay ~ as written.")
     'No markup: 5% of $100 and {braces} stay ~ as written.'
     """
     math = _math_dollars(text)
-    if not math and not _MACRO.search(text):
+    if not math and not _MACRO.search(text) and not _ESCAPED.search(text):
         return text
     given = text
     money = [at for at in (m.start() for m in _DOLLAR.finditer(text)) if at not in math]

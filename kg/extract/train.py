@@ -29,15 +29,11 @@ from thinc.api import Config
 
 from kg.config import model_dir
 from kg.extract.cv import CHECKPOINTS, FINAL, cross_validate, table, write_cv
-from kg.extract.pretrain import pretrain_in_rounds, raw_text_files, write_raw_text
+from kg.extract.pretrain import PRETRAIN_DOCS, PRETRAIN_ROUNDS, pretrain_in_rounds, raw_text_files, write_raw_text
 from kg.extract.vectors import build_vectors
 
 MODEL_NAME = "kg_concepts"
 MODEL_VERSION = "0.7.0"
-#: Abstracts the tok2vec is pretrained on in each round (``kg.extract.pretrain``), and rounds: chosen
-#: by 3-fold CV (one round of 45,000 against none, then a second round against one, a third against two).
-PRETRAIN_DOCS = 45_000
-PRETRAIN_ROUNDS = 3
 #: The labels kg's target score is over: Method+Task micro F1 (kg eval's "micro").
 TARGET_LABELS = ("Method", "Task")
 

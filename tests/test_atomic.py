@@ -194,6 +194,41 @@ def test_a_run_that_fails_in_a_later_stage_leaves_the_previous_outputs(runs, tmp
     assert _files(out) == before and _leftovers(out) == []
 
 
+#: How LadybugDB reports a full disk (the ACL corpus's store, on a disk that filled up in this project).
+FULL_DISK = ("Transaction committed successfully, but the post-commit checkpoint failed. The committed data is "
+             "durable and will be recovered on restart: IO exception: Cannot write to file. path: x/.kg.lbug.kg-tmp "
+             "fileDescriptor: 4 offsetToWrite: 476278784 numBytesToWrite: 4096 numBytesWritten: -1. Error: No space "
+             "left on device")  # fmt: skip
+#: A ``kg run`` whose store writes fail as on a full disk: the full run's third COPY, an update's second batch.
+_DISK_FULL_RUN = """
+import sys
+import kg.store.embedded as e
+message, calls = sys.argv[1], 0
+def full(fn):
+    def wrapped(*args, **kwargs):
+        global calls
+        calls += 1
+        if calls == 2:
+            raise RuntimeError(message)
+        return fn(*args, **kwargs)
+    return wrapped
+e._copy, e._batches = full(e._copy), full(e._batches)
+from kg.cli import main
+sys.argv = ["kg", "run", "-q", sys.argv[2]]
+main()
+"""
+
+
+@pytest.mark.parametrize("kind", ["full", "incremental"])
+def test_a_full_disk_while_the_store_is_written_is_one_line_and_leaves_the_previous_outputs(runs, tmp_path, kind):
+    path, out = _copy_before(runs, kind, tmp_path)
+    before = _files(out)
+    result = subprocess.run([sys.executable, "-c", _DISK_FULL_RUN, FULL_DISK, str(path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600)  # fmt: skip
+    _one_line_error(result, "writing the store failed", "No space left on device")
+    assert _files(out) == before and _leftovers(out) == []
+
+
 POINTS = ["read", "extract", "normalise", "build", "link", "analyse", "copy", "store", "visualise", "report",
           "commit"]  # fmt: skip
 

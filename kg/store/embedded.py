@@ -67,7 +67,7 @@ def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | 
     longer read: a caller that lets go of the graph there (a run does) keeps the COPYs' memory
     from coming on top of the graph's. Returns the rows written per table.
     """
-    with _connection(path) as conn:
+    with _written(), _connection(path) as conn:
         for ddl in cypher.ladybug_ddl():
             conn.execute(ddl)
         _mark(conn, complete=False)
@@ -81,12 +81,23 @@ def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | 
         del G, tables
         if release is not None:
             release()
-        counts = {table: _copy(path, table, parts) for table, parts in files.items()}
+        with _written():
+            counts = {table: _copy(path, table, parts) for table, parts in files.items()}
     finally:
         remove(copies)
-    with _connection(path) as conn:
+    with _written(), _connection(path) as conn:
         _mark(conn, complete=True)
     return counts
+
+
+@contextmanager
+def _written() -> Iterator[None]:
+    """LadybugDB's errors while writing (a full disk: "IO exception: Cannot write to file ... No space
+    left on device") as a :class:`StoreError`, one line for the user rather than a traceback."""
+    try:
+        yield
+    except RuntimeError as exc:
+        raise StoreError(f"writing the store failed: {_first_line(exc)}") from exc
 
 
 @contextmanager
@@ -205,8 +216,6 @@ def update_embedded(path: str | Path, delta: GraphDelta, *, into: str | Path | N
     ``UNWIND $rows ... CREATE`` (nodes before relationships), changes with ``UNWIND $rows ... SET``.
     Returns the rows added or changed per table.
     """
-    import ladybug
-
     path = Path(path)
     if not is_ladybug(path):
         raise StoreError(f"no embedded database at {path} to update")
@@ -216,38 +225,46 @@ def update_embedded(path: str | Path, delta: GraphDelta, *, into: str | Path | N
     tmp = Path(into) if into is not None else temp_beside(path)
     try:
         shutil.copyfile(path, tmp)
-        db = ladybug.Database(str(tmp))
-        try:
-            conn = ladybug.Connection(db)
-            _mark(conn, complete=False)
-            conn.execute("BEGIN TRANSACTION")
-            try:
-                for rel, rows in delta.rel_deletes.items():
-                    counts[f"{rel} deleted"] = _batches(conn, cypher.delete_rels(rel), rows)
-                for label in NODE_TABLES:
-                    counts[label] = _batches(conn, cypher.ladybug_create_nodes(label), delta.nodes.get(label, []))
-                for rel in REL_TABLES:
-                    counts[rel] = _batches(conn, cypher.ladybug_create_rels(rel), delta.rels.get(rel, []))
-                for label, rows in delta.node_updates.items():
-                    props = [p for p in (rows[0] if rows else {}) if p != NODE_TABLES[label][0][0]]
-                    counts[f"{label} updated"] = _batches(conn, cypher.set_node_props(label, props), rows)
-                for rel, rows in delta.rel_updates.items():
-                    props = [p for p in (rows[0] if rows else {}) if p not in ("from", "to")]
-                    counts[f"{rel} updated"] = _batches(conn, cypher.set_rel_props(rel, props), rows)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            _mark(conn, complete=True)
-            conn.close()
-        finally:
-            db.close()  # checkpoints: the copy is one file again
+        with _written():
+            _apply(tmp, delta, counts)
         if into is None:
             replace_store(tmp, path)
     finally:
         if into is None:
             remove_temp(tmp)
     return counts
+
+
+def _apply(tmp: Path, delta: GraphDelta, counts: dict[str, int]) -> None:
+    """Apply ``delta`` to the database at ``tmp`` in one transaction, counting rows into ``counts``."""
+    import ladybug
+
+    db = ladybug.Database(str(tmp))
+    try:
+        conn = ladybug.Connection(db)
+        _mark(conn, complete=False)
+        conn.execute("BEGIN TRANSACTION")
+        try:
+            for rel, rows in delta.rel_deletes.items():
+                counts[f"{rel} deleted"] = _batches(conn, cypher.delete_rels(rel), rows)
+            for label in NODE_TABLES:
+                counts[label] = _batches(conn, cypher.ladybug_create_nodes(label), delta.nodes.get(label, []))
+            for rel in REL_TABLES:
+                counts[rel] = _batches(conn, cypher.ladybug_create_rels(rel), delta.rels.get(rel, []))
+            for label, rows in delta.node_updates.items():
+                props = [p for p in (rows[0] if rows else {}) if p != NODE_TABLES[label][0][0]]
+                counts[f"{label} updated"] = _batches(conn, cypher.set_node_props(label, props), rows)
+            for rel, rows in delta.rel_updates.items():
+                props = [p for p in (rows[0] if rows else {}) if p not in ("from", "to")]
+                counts[f"{rel} updated"] = _batches(conn, cypher.set_rel_props(rel, props), rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        _mark(conn, complete=True)
+        conn.close()
+    finally:
+        db.close()  # checkpoints: the copy is one file again
 
 
 def _batches(conn: Any, statement: str, rows: list[dict[str, Any]], size: int = 5000) -> int:

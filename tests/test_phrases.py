@@ -112,6 +112,16 @@ def test_phrase_types_read_from_the_key():
     assert [phrases._type(k, t) for k, t in written] == ["Method", "Method", "Technique", "Problem", "Technique"]
 
 
+def _every_phrase(doc) -> set[str]:
+    """The keys of every candidate phrase of ``doc`` (a text is read with a blank pipeline), with no score floor."""
+    import spacy
+
+    doc = spacy.blank("en")(doc) if isinstance(doc, str) else doc
+    phrases = Phrases()
+    phrases.min_score = -math.inf
+    return {key for _, key in phrases.select(phrases.candidates(doc), set())}
+
+
 def test_a_phrase_is_keyed_as_written():
     # the default sample keyed the phrase "geo-distributed GPUs" as "geo distributed gpus": read
     # in lower case, "gpus" kept its s like "corpus"; so did "DARTS", a name, lose its S
@@ -130,13 +140,7 @@ def test_a_phrase_is_keyed_as_written():
 def test_a_function_word_glued_by_a_hyphen_opens_the_phrase():
     # arXiv ML abstracts: "In-Context Learning" gave the phrase "context learning", a concept
     # of its own beside the recogniser's "in context learning"
-    import spacy
-
-    nlp = spacy.blank("en")
-    doc = nlp("We study In-Context Learning with on-policy distillation in large models.")
-    phrases = Phrases()
-    phrases.min_score = -math.inf
-    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    keys = _every_phrase("We study In-Context Learning with on-policy distillation in large models.")
     assert {"in context learning", "on policy distillation"} <= keys
     assert not keys & {"context learning", "policy distillation", "in large model", "study in context learning"}
 
@@ -144,25 +148,14 @@ def test_a_function_word_glued_by_a_hyphen_opens_the_phrase():
 def test_a_number_glued_by_a_hyphen_opens_the_phrase():
     # the default sample: "4-bit quantization", "1-bit quantization" and "ultra-low bit
     # quantization" all gave the phrase "bit quantization" (7 papers)
-    import spacy
-
-    nlp = spacy.blank("en")
-    doc = nlp("We compare 1.58-bit, 2-bit, and 3-bit quantization; 4-bit quantization is widely used.")
-    phrases = Phrases()
-    phrases.min_score = -math.inf
-    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    keys = _every_phrase("We compare 1.58-bit, 2-bit, and 3-bit quantization; 4-bit quantization is widely used.")
     assert {"3 bit quantization", "4 bit quantization"} <= keys
     assert "bit quantization" not in keys
 
 
 def test_a_letter_is_no_phrase():
     # arXiv ML: "B" of "( B = f(A) )" and "b" of "(b) ..." were concepts
-    import spacy
-
-    doc = spacy.blank("en")("If one learns ( B = f(A) ) from one source, (b) then transfer learning helps.")
-    phrases = Phrases()
-    phrases.min_score = -math.inf
-    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    keys = _every_phrase("If one learns ( B = f(A) ) from one source, (b) then transfer learning helps.")
     assert "transfer learning" in keys and not {k for k in keys if len(k) < 2}
 
 
@@ -175,8 +168,6 @@ def test_an_adjective_before_a_concept_is_no_phrase():
     doc = spacy.blank("en")("Mixture-of-Experts Large Language Models beat Personalized Large Language Models.")
     i = [t.i for t in doc if t.text == "Language"][1]
     doc.spans[SPANS_KEY] = [Span(doc, i, i + 2, label="Technique")]
-    phrases = Phrases()
-    phrases.min_score = -math.inf
-    keys = {key for _, key in phrases.select(phrases.candidates(doc), set())}
+    keys = _every_phrase(doc)
     assert "mixture of experts" in keys
     assert not {k for k in keys if k.split()[-1] == "large"}, keys

@@ -153,6 +153,17 @@ def test_a_number_glued_by_a_hyphen_opens_the_phrase():
     assert "bit quantization" not in keys
 
 
+def test_no_phrase_cuts_a_known_two_word_concept(nlp):
+    # the default sample's titles: inside the recogniser's "Mixture-of-Experts Language Model",
+    # the phrase "Mixture-of-Experts Language" (3 papers); "knowledge graph" stays, a concept of its own
+    title = "DeepSeek-V2: A Strong, Economical, and Efficient Mixture-of-Experts Language Model"
+    abstract = "We present a new model trained on large corpora of text and code for knowledge graph embedding."
+    [x] = extract([Paper("deepseek", title, abstract)], nlp=nlp)
+    keys = {m.concept for m in x.mentions}
+    assert {"mixture of experts", "language model", "knowledge graph"} <= keys
+    assert not {k for k in keys if k.split()[-1] == "language"}, keys
+
+
 def test_a_letter_is_no_phrase():
     # arXiv ML: "B" of "( B = f(A) )" and "b" of "(b) ..." were concepts
     keys = _every_phrase("If one learns ( B = f(A) ) from one source, (b) then transfer learning helps.")

@@ -39,8 +39,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: 14: no web address is a concept, "X and Contrastive X" leaves X whole; 15: no phrase ends in an
 #: adjective, "Mixture-of-Experts Large" of "Mixture-of-Experts Large Language Models"; 16: no key
 #: repeats a run of its words through a shared head or a definition of two phrases; 17: a number
-#: glued by a hyphen opens a phrase, "4-bit quantization", not "bit quantization").
-CACHE_FORMAT = 17
+#: glued by a hyphen opens a phrase, "4-bit quantization", not "bit quantization"; 18: no phrase cuts a
+#: known two-word concept, "Mixture-of-Experts Language" of "... Language Model").
+CACHE_FORMAT = 18
 
 
 def paper_text(paper: Paper) -> str:

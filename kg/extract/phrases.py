@@ -114,6 +114,9 @@ class Phrases:
         self.technique_heads = frozenset(normalise.get("technique_heads", []))
         self.roles = Roles(spans_key=spans_key)
         self.gazetteer = load_gazetteer()
+        #: Known two-word concepts ("language model"): a candidate that ends in the first word of
+        #: one, right before its second, cuts a name in two (see ``_features``).
+        self.compounds = frozenset(tuple(k.split()) for k in self.gazetteer.keys if k.count(" ") == 1)
         ref = reference_df()
         self.reference = {k: sum(v) for k, v in ref.counts.items()}
         self._docs = ref.n_docs + 1
@@ -246,6 +249,7 @@ class Phrases:
         where: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         max_words = self.max_words
         adjectives = self.adjectives
+        compounds, known = self.compounds, self.gazetteer.keys
         for run in runs:
             for s, e in run:
                 for w in lowers[s:e]:
@@ -257,6 +261,12 @@ class Phrases:
                     start, end = run[a][0], run[b - 1][1]
                     if end - run[b - 1][0] == 1 and lowers[end - 1] in adjectives:
                         continue  # "Mixture-of-Experts Large" of "... Large Language Models": an adjective ends no name
+                    if (
+                        b < last and end - run[b - 1][0] == 1 and run[b][1] - run[b][0] == 1
+                        and (lowers[end - 1], self._singular(lowers[end])) in compounds
+                        and " ".join(lowers[start:end]) not in known
+                    ):  # fmt: skip
+                        continue  # "Mixture-of-Experts Language" of "... Language Model": it cuts "language model"
                     if taken[start] and (start, end) in whole:
                         continue
                     if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):

@@ -82,13 +82,23 @@ class Gazetteer:
 
     def type_of(self, key: str) -> str | None:
         """The kg type of concept ``key``, or None when the gazetteer does not know it."""
-        if (kind := self.types.get(key)) is not None or not self.families:
-            return kind
-        return "Method" if self._versioned(key) else None
+        return self.lookup(key)[0]
 
     def names_model(self, key: str) -> bool:
         """Whether ``key`` names a model of a family the gazetteer knows: the family or a version."""
-        return key in self.families or self._versioned(key)
+        return self.lookup(key)[1]
+
+    def lookup(self, key: str) -> tuple[str | None, bool]:
+        """:meth:`type_of` and :meth:`names_model` of ``key`` at once, its version words read once.
+
+        >>> load_gazetteer().lookup("qwen2.5 7b instruct"), load_gazetteer().lookup("imagenet")
+        (('Method', True), ('Dataset', False))
+        """
+        versioned = bool(self.families) and self._versioned(key)
+        kind = self.types.get(key)
+        if kind is None and versioned:
+            kind = "Method"
+        return kind, key in self.families or versioned
 
     def _versioned(self, key: str) -> bool:
         """Whether ``key`` is a model family's name, then version words ("gpt 4o mini", "llama2 7b")."""

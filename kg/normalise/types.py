@@ -100,11 +100,9 @@ def decide_types(
         if key in known:
             decided[key] = known[key]
             continue
-        prior = gazetteer.type_of(key) if gazetteer else None
-        model = gazetteer is not None and gazetteer.names_model(key)
+        prior, model = gazetteer.lookup(key) if gazetteer else (None, False)
         if prior is None and gazetteer and short_forms and key in short_forms:
-            prior = gazetteer.type_of(short_forms[key])
-            model = gazetteer.names_model(short_forms[key])
+            prior, model = gazetteer.lookup(short_forms[key])
             prior = prior if prior == "Dataset" or model else None
         if model:  # "GPT-4" is a model, whatever experiments are run "on" it
             decided[key] = "Method"

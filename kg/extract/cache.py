@@ -40,8 +40,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: adjective, "Mixture-of-Experts Large" of "Mixture-of-Experts Large Language Models"; 16: no key
 #: repeats a run of its words through a shared head or a definition of two phrases; 17: a number
 #: glued by a hyphen opens a phrase, "4-bit quantization", not "bit quantization"; 18: no phrase cuts a
-#: known two-word concept, "Mixture-of-Experts Language" of "... Language Model").
-CACHE_FORMAT = 18
+#: known two-word concept, "Mixture-of-Experts Language" of "... Language Model"; 19: a coordination
+#: shares no head that opens with a function word, "a pseudo-document and encodes the full ...").
+CACHE_FORMAT = 19
 
 
 def paper_text(paper: Paper) -> str:

@@ -116,10 +116,6 @@ class ConceptSpans:
             for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
                 key = defined.get(part.text) if len(tokens) == len(part) else None
                 key = key or self._key(tokens, defined, rules)
-                if len(tokens) != len(part) and repeats_words(key):
-                    # a head shared with a conjunct that is no concept: "a pseudo-document and
-                    # encodes the full pseudo-document"
-                    key = self._key(list(part), defined, rules)
                 if norm.is_generic(key):
                     continue
                 typed = self._type(label, tokens, key)
@@ -237,8 +233,12 @@ class ConceptSpans:
             return whole
         rules["coordination split"] += len(parts) - 1
         last_words = _words(parts[-1])
-        shared = len(last_words) >= 2 and all(
-            len(_words(p)) == 1 and not p[-1].lower_.endswith("ing") for p in parts[:-1]
+        # a head opens with no function word: "a pseudo-document and encodes the full
+        # pseudo-document" shares none
+        shared = (
+            len(last_words) >= 2
+            and last_words[1][0].lower_ not in self.normaliser.function
+            and all(len(_words(p)) == 1 and not p[-1].lower_.endswith("ing") for p in parts[:-1])
         )
         if not shared:
             return [(p, list(p)) for p in parts]

@@ -93,6 +93,8 @@ class Normaliser:
         self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))
+        self.process_heads = frozenset(conf.get("process_heads", []))
+        self.process_endings = tuple(conf.get("process_endings", []))
         self.invariant = frozenset(conf.get("invariant", []))
         self.spelling: dict[str, str] = dict(conf.get("spelling", {}))
         self.aliases = aliases if isinstance(aliases, Aliases) else load_aliases(aliases)

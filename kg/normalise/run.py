@@ -12,7 +12,8 @@ Three rules, each a table built from the whole run and applied with dict lookups
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
   a one-word "X" must be written as a name by most of its mentions ("BERT model" -> "bert";
   "language model" stays, and "generative models" too, though a title in capitals writes
-  "GENERATIVE"), a two-word "X" that opens with a general modifier must be a known name
+  "GENERATIVE") or name a process that the head names a way of doing ("quantization methods",
+  "pruning strategy" -> "quantization", "pruning"; "reasoning models" stay), a two-word "X" that opens with a general modifier must be a known name
   ("large-scale datasets" stay, "deep learning model" -> "deep learning"), an "X" that ends in a
   property word ("training-free", "LLM-based") or opens with a prefix ("multi-agent") is no
   name, and a key that ends in a known name with that head keeps it ("mixture of experts large
@@ -287,7 +288,7 @@ class _Rekey:
             return key
         if rest not in self.targets or self.norm.is_generic(rest):
             return key
-        if " " not in rest and rest not in self.named and rest not in self.known:
+        if " " not in rest and rest not in self.named and rest not in self.known and not self._process(rest, head):
             return key  # "language model" is no "language"
         words = rest.split()
         if rest not in self.known and (
@@ -298,6 +299,11 @@ class _Rekey:
         ):
             return key
         return rest
+
+
+    def _process(self, word: str, head: str) -> bool:
+        """``word`` names a process that ``head`` names a way of doing: "quantization method"."""
+        return head in self.norm.process_heads and word.endswith(self.norm.process_endings)
 
 
 def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:

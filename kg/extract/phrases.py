@@ -28,7 +28,7 @@ from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY,
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.keys import keeps_plural, written_as_name
-from kg.normalise.specificity import reference_df
+from kg.normalise.specificity import generic_terms, reference_df
 
 if not Span.has_extension("source"):
     Span.set_extension("source", default="model")
@@ -107,7 +107,7 @@ class Phrases:
             raise ConfigError(f"{path}: unknown phrase features {sorted(unknown)} (known: {', '.join(FEATURES)})")
         self.weights = [float(weights.get(name, 0.0)) for name in FEATURES]
         self.function = frozenset(conf.get("words", {}).get("function", []))
-        self.adjectives = frozenset(conf.get("words", {}).get("adjectives", []))
+        self.adjectives = generic_terms().adjectives  # config/generic.toml
         self.normaliser = Normaliser()
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))

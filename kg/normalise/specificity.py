@@ -167,7 +167,9 @@ class GenericTerms:
     modifiers: frozenset[str] = frozenset()
     #: Prefixes written as words that make a compound adjective ("multi-agent", "non-linear").
     prefix_words: frozenset[str] = frozenset()
-    #: Ends of compound adjectives and adjectives of the field ("end-to-end", "zero-shot", "neural").
+    #: Adjectives of the field ("neural", "large", "pretrained").
+    adjectives: frozenset[str] = frozenset()
+    #: Those and the ends of compound adjectives ("end-to-end", "zero-shot"): no name ends in one.
     adjective_ends: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
@@ -203,7 +205,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         min_rate = float(conf.get("min_rate", 0.0))
         listed = [str(w) for w in [*conf.get("heads", []), *conf.get("modifiers", [])]]
         acronyms = frozenset(str(a).lower() for a in conf.get("general_acronyms", []))
-        adjectives = [str(w) for w in conf.get("adjective_ends", [])]
+        adjectives = [str(w) for w in conf.get("adjectives", [])]
+        compound_ends = [str(w) for w in conf.get("adjective_ends", [])]
         kinds = [str(w) for w in conf.get("kind_heads", [])]
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
@@ -211,7 +214,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
-            f", property_words, prefix_words and adjective_ends ({exc})"
+            f", property_words, prefix_words, adjectives and adjective_ends ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -221,7 +224,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in properties),
                         frozenset(norm.surface(w) for w in modifiers),
                         frozenset(norm.surface(w) for w in prefixes),
-                        frozenset(norm.surface(w) for w in adjectives))  # fmt: skip
+                        frozenset(norm.surface(w) for w in adjectives),
+                        frozenset(norm.surface(w) for w in [*adjectives, *compound_ends]))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -41,8 +41,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: repeats a run of its words through a shared head or a definition of two phrases; 17: a number
 #: glued by a hyphen opens a phrase, "4-bit quantization", not "bit quantization"; 18: no phrase cuts a
 #: known two-word concept, "Mixture-of-Experts Language" of "... Language Model"; 19: a coordination
-#: shares no head that opens with a function word, "a pseudo-document and encodes the full ...").
-CACHE_FORMAT = 19
+#: shares no head that opens with a function word, "a pseudo-document and encodes the full ..."; 20:
+#: a possessor that opens a mention leaves it, "NVIDIA's Triton server").
+CACHE_FORMAT = 20
 
 
 def paper_text(paper: Paper) -> str:

@@ -58,6 +58,8 @@ if not Span.has_extension("confidence"):
     Span.set_extension("confidence", default=1.0)
 
 
+#: The possessive ending, as its own token: "NVIDIA's" is "NVIDIA" + "'s".
+_POSSESSIVE = frozenset(["'s", "\u2019s"])
 #: A web address or the markup of one, which no concept holds.
 _WEB_ADDRESS = re.compile(r"://|\bwww\.|\bhref\b", re.IGNORECASE)
 
@@ -193,6 +195,15 @@ class ConceptSpans:
                 end -= 1
             else:
                 break
+        # A possessor that opens the span is no part of the concept: "NVIDIA's Triton server",
+        # "MoE's multi-expert architecture"; an eponym is ("Word Mover's Distance", "Zipf's law").
+        for tok in doc[start + 1 : end - 1]:
+            if tok.lower_ in _POSSESSIVE and not doc[start : tok.i].text.count(" ") and not _eponym(doc[tok.i - 1]):
+                rules["possessor cut"] += 1
+                start = tok.i + 1
+                break
+        if end - start > 1 and doc[end - 1].lower_ in _POSSESSIVE:  # "QuIP's": QuIP
+            end -= 1
         return doc[start:end] if end > start else None
 
     def _conjuncts(self, span: Span, rules: Counter[str]) -> list[tuple[Span, list[Token]]]:
@@ -354,6 +365,11 @@ def _runs_on_through_to(span: Span) -> bool:
         if tok.lower_ == "to" and alone and depth == 0 and span[i + 1].is_lower:
             return True
     return False
+
+
+def _eponym(tok: Token) -> bool:
+    """A word written as a person's name: "Zipf", "Mover"; not "NVIDIA", "MoE", "document"."""
+    return tok.is_alpha and tok.text[0].isupper() and tok.text[1:].islower()
 
 
 def _alone(tok: Token) -> bool:

@@ -339,6 +339,13 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     >>> _concept_name("mixture of experts", Counter({"MoE models": 8, "MoE": 7, "mixture-of-experts": 3}))
     'MoE'
 
+    A hyphenated last word is no head the key dropped: "supervised fine-tuning" is no "supervised"
+    with a head, though a coordination wrote "supervised" for the concept ("supervised and
+    reinforcement fine-tuning").
+
+    >>> _concept_name("supervised fine tuning", Counter({"supervised fine-tuning": 9, "supervised": 2}))
+    'supervised fine-tuning'
+
     Forms that differ only in case and hyphens count together. The most frequent names them,
     or a form with fewer capitals at the starts of words that is written at least a quarter as
     often: a sentence or a title capitalises a term its papers write in lower case ("Speculative
@@ -373,8 +380,9 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
         folded[name] = sum(cased[f] for f in members)
     last = key.rpartition(" ")[2].rstrip("s")
     for form in list(folded):
-        rest, _, head = form.rpartition(" ")
-        if rest in folded and head.lower().rstrip("s") != last:
+        rest = form.rpartition(" ")[0]
+        # the head as the key writes it: "fine-tuning" of "supervised fine-tuning" ends in "tuning"
+        if rest in folded and form.lower().replace("-", " ").rpartition(" ")[2].rstrip("s") != last:
             folded[rest] += folded.pop(form)
     ranked = sorted(folded, key=lambda f: (-folded[f], f))
     spelled = next((f for f in ranked if spells(f)), None)

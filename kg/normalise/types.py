@@ -20,7 +20,9 @@ classification).
 A key that ends in a technique or model word (``technique_heads``, ``method_heads`` of
 ``config/normalise.toml``) names no problem or dataset, whatever its mentions were read as: its
 Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a mention that ends in
-such a word ("MLLMs", keyed "multimodal large language model").
+such a word ("MLLMs", keyed "multimodal large language model"). A key whose last word ends in a
+dataset word (``dataset_heads``: "MT-Bench", "ToolBench", "retrieval benchmark", "German corpus")
+names a dataset: all its votes go to Dataset.
 """
 
 from __future__ import annotations
@@ -89,9 +91,12 @@ def decide_types(
     {'generative pretrained transformer 4': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    heads = _technique_heads()
+    heads, dataset_heads = _technique_heads(), _dataset_heads()
     for key, kind, confidence in votes:
-        if kind in ("Problem", "Dataset") and key.rpartition(" ")[2] in heads:
+        last = key.rpartition(" ")[2]
+        if last.endswith(dataset_heads):  # "MT-Bench", "retrieval benchmark"
+            kind = "Dataset"
+        elif kind in ("Problem", "Dataset") and last in heads:
             kind = "Technique"
         weight[key][kind] += confidence
     known = known or {}
@@ -168,6 +173,12 @@ def _technique_heads() -> frozenset[str]:
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
     return frozenset(norm.surface(w) for w in [*conf.get("technique_heads", []), *conf.get("method_heads", [])])
+
+
+def _dataset_heads() -> tuple[str, ...]:
+    """``dataset_heads`` of ``config/normalise.toml``: the endings of a last word that name a dataset."""
+    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    return tuple(conf.get("dataset_heads", []))
 
 
 def _rank(kind: str) -> int:

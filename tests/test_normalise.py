@@ -574,3 +574,25 @@ def test_a_run_of_words_on_both_sides_of_a_dash_is_keyed_once(text, key):
     norm = Normaliser()
     assert norm.key(text) == key
     assert norm.key(key) == key
+
+
+def test_a_named_model_keeps_its_name_where_a_paper_spells_its_letters_out():
+    # Held-out arXiv abstracts: a paper defining "Generative Pre-trained Transformer (GPT)" made
+    # every "GPT-4o" of the run "generative pretrained transformer 4o"; ACL keyed BERT by its letters,
+    # and the recogniser stops before "from Transformers"
+    from kg.extract import extract
+    from kg.normalise.run import normalise_run
+    from kg.records import Paper
+
+    papers = [
+        Paper("a", "", "Generative Pre-trained Transformer (GPT) models achieve state-of-the-art performance on a "
+              "number of Natural Language Processing tasks."),
+        Paper("b", "", "We introduce a novel framework for this approach and test it on movie and music recommendation "
+              "datasets for GPT-4o, GPT-4o-mini, and Llama-3.1-8B-Instruct."),
+        Paper("c", "", "Bidirectional Encoder Representations from Transformers (BERT) models achieve state-of-the-art "
+              "performance on a number of Natural Language Processing tasks."),
+    ]  # fmt: skip
+    out, _ = normalise_run(papers, list(extract(papers)))
+    keys = {m.concept for x in out for m in x.mentions}
+    assert {"gpt", "gpt 4o", "gpt 4o mini", "bert"} <= keys, keys
+    assert not [k for k in keys if "generative pretrained" in k or "representations from" in k], keys

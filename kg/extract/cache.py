@@ -22,7 +22,7 @@ from kg.records import Extraction, Paper
 #: The config files whose content changes what extraction returns.
 EXTRACTION_CONFIG = (
     *("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml"),
-    *("phrases.toml", "gazetteer.tsv", "refdf.tsv.gz"),
+    *("phrases.toml", "generic.toml", "gazetteer.tsv", "refdf.tsv.gz"),
 )
 #: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
@@ -42,8 +42,10 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: glued by a hyphen opens a phrase, "4-bit quantization", not "bit quantization"; 18: no phrase cuts a
 #: known two-word concept, "Mixture-of-Experts Language" of "... Language Model"; 19: a coordination
 #: shares no head that opens with a function word, "a pseudo-document and encodes the full ..."; 20:
-#: a possessor that opens a mention leaves it, "NVIDIA's Triton server").
-CACHE_FORMAT = 20
+#: a possessor that opens a mention leaves it, "NVIDIA's Triton server"; 21: a mention that starts a
+#: defined long form is the long form, "Bidirectional Encoder Representations" of "... from
+#: Transformers (BERT)", and "X (SHORT) models" is keyed with X's key).
+CACHE_FORMAT = 21
 
 
 def paper_text(paper: Paper) -> str:

@@ -90,6 +90,7 @@ class ConceptSpans:
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
         defined: dict[str, str] = {}
+        long_forms: dict[int, int] = {}  # where each defined long form starts -> where it ends
         for acro in find_acronyms(doc.text):
             long_key = norm.key(acro.long)
             if not norm.is_generic(long_key):
@@ -97,13 +98,22 @@ class ConceptSpans:
                 # "LLMs" defined serves "LLM" as well, and "LLM" serves "LLMs"
                 one = singular(acro.short)
                 defined[one] = defined[one + "s"] = short
+                long_forms[acro.long_start] = acro.long_end
         rules: Counter[str] = Counter()
         spans: list[Span] = []
+        covered = 0  # the end of a long form completed below: what the NER found inside it is in it
         for ent in doc.ents:
             label = LABEL_TYPES.get(ent.label_)
-            if label is None:
+            if label is None or ent.end_char <= covered:
                 continue
             span = self._trim(ent, rules)
+            if span is not None and span.end_char < long_forms.get(span.start_char, 0):
+                # the start of a long form is the long form: "Bidirectional Encoder Representations"
+                # of "Bidirectional Encoder Representations from Transformers (BERT)"
+                whole = doc.char_span(span.start_char, long_forms[span.start_char], alignment_mode="expand")
+                if whole is not None:
+                    rules["long form completed"] += 1
+                    span, covered = whole, whole.end_char
             if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
                 continue
             if _WEB_ADDRESS.search(span.text):  # "href{https://youtu.be/...} footnote Live Link": markup
@@ -318,6 +328,7 @@ class ConceptSpans:
         form or a longer name built on it ("document-level machine translation (MT)").
         """
         kept: list[Token] = []
+        lead = ""  # the key of a long form before its acronym, when the acronym names it
         i = 0
         while i < len(tokens):
             tok = tokens[i]
@@ -331,12 +342,16 @@ class ConceptSpans:
                     # "Human Feedback (RLHF)", cut from "reinforcement learning from human feedback
                     # (RLHF)", is the concept its acronym names
                     return long_key
+                if cut == long_key and not lead:
+                    # the concept as its definition keys it: "Generative Pre-trained Transformer
+                    # (GPT) models" are GPT models, a name an alias keeps (config/aliases.tsv)
+                    lead, kept = f"{long_key} ", []
                 i = close + 1
                 continue
             kept.append(tok)
             i += 1
         # An acronym the abstract defined, inside a longer mention: "NMT system".
-        text = "".join(defined.get(t.text, t.text) + t.whitespace_ for t in kept)
+        text = lead + "".join(defined.get(t.text, t.text) + t.whitespace_ for t in kept)
         key = self.normaliser.key(text)
         expanded = any(t.text in defined for t in kept)
         if expanded and repeats_words(

@@ -52,19 +52,25 @@ def grown(tmp_path_factory):
     return first, second, fresh, out, fresh_out
 
 
-def _lagging(out, fresh_out):
+@pytest.fixture(scope="module")
+def stores(grown):
+    """The updated store and the rebuilt one, each read once: (nodes, edges by relationship type)."""
+    *_, out, fresh_out = grown
+    return _split(read_embedded(out / "kg.lbug")), _split(read_embedded(fresh_out / "kg.lbug"))
+
+
+def _lagging(stores):
     """The concepts whose stored papers keep keys a rebuild changes (README "Incremental runs"), those papers,
     and the (paper, concept) MENTIONS of the incremental store and of the fresh one."""
-    nodes, edges = _split(read_embedded(out / "kg.lbug"))
-    fresh_nodes, fresh_edges = _split(read_embedded(fresh_out / "kg.lbug"))
+    (nodes, edges), (fresh_nodes, fresh_edges) = stores
     said, fresh_said = set(edges["MENTIONS"]), set(fresh_edges["MENTIONS"])
     papers = {p for p, _ in said ^ fresh_said}
     concepts = {c for p, c in said | fresh_said if p in papers} | (nodes.keys() ^ fresh_nodes.keys())
     return concepts, papers, said, fresh_said
 
 
-def test_new_papers_are_added_not_rebuilt(grown):
-    first, second, fresh, out, fresh_out = grown
+def test_new_papers_are_added_not_rebuilt(grown, stores):
+    first, second, fresh, _, _ = grown
     assert first.update["mode"] == "full" and fresh.update["mode"] == "full"
     assert second.update == {"mode": "incremental", "reason": "", "papers_added": 50, "sources_not_read": 0}
     assert second.cache == {"hits": 0, "extracted": 50}
@@ -77,7 +83,7 @@ def test_new_papers_are_added_not_rebuilt(grown):
     }
     # the new papers define an acronym old ones use bare, name concepts old ones write with a head word...:
     # those old papers keep their keys until the next full run
-    lagging, papers, said, fresh_said = _lagging(out, fresh_out)
+    lagging, papers, said, fresh_said = _lagging(stores)
     assert second.normalise["stored_keys_behind"] > 0 and len(papers) <= 2 * second.normalise["stored_keys_behind"]
     # ...and a new paper differs from a fresh run only where it joins such a stored concept under its
     # stored key (model 0.5.0: "W-NUT" in a new paper is the stored "w nut", which a rebuild folds
@@ -92,9 +98,9 @@ def test_new_papers_are_added_not_rebuilt(grown):
     assert second.graph["nodes"]["Paper"] == fresh.graph["nodes"]["Paper"]
 
 
-def test_new_mentions_of_a_stored_concept_carry_its_stored_type(grown):
+def test_new_mentions_of_a_stored_concept_carry_its_stored_type(grown, stores):
     _, _, _, out, _ = grown
-    stored = {d["key"]: d["type"] for _, d in read_embedded(out / "kg.lbug").nodes(data=True) if d["kind"] == "Concept"}
+    stored = {d["key"]: d["type"] for d in stores[0][0].values() if d["kind"] == "Concept"}
     lines = (out / "m.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 300
     types: dict[str, set[str]] = {}
@@ -105,11 +111,10 @@ def test_new_mentions_of_a_stored_concept_carry_its_stored_type(grown):
     assert {key: t.pop() for key, t in types.items()} == stored
 
 
-def test_the_updated_store_matches_a_rebuilt_one(grown):
-    _, second, _, out, fresh_out = grown
-    nodes, edges = _split(read_embedded(out / "kg.lbug"))
-    fresh_nodes, fresh_edges = _split(read_embedded(fresh_out / "kg.lbug"))
-    lagging, lagging_papers, *_ = _lagging(out, fresh_out)
+def test_the_updated_store_matches_a_rebuilt_one(grown, stores):
+    _, second, _, _, _ = grown
+    (nodes, edges), (fresh_nodes, fresh_edges) = stores
+    lagging, lagging_papers, *_ = _lagging(stores)
     assert nodes.keys() - lagging == fresh_nodes.keys() - lagging
     papers = [n for n in nodes if n.startswith("paper:")]
     # (a paper whose keys lag keeps its own count of concepts until the next full run)
@@ -137,8 +142,11 @@ def test_the_updated_store_matches_a_rebuilt_one(grown):
         if not near & (lagging | lagging_papers):  # (links through a lagging concept or paper may differ)
             assert mine == theirs, p
             compared += 1
-    assert compared >= 0.7 * len(new)  # (38 of the 50 with candidate phrases, whose keys lag more often)
-    assert all(links[e] == d for e, d in steady(fresh_links).items() if new & set(e) and e in links)
+    # (30 of the 50: candidate phrases, a process's head ("attention mechanism" -> "attention") and
+    # named models' keys make more stored keys lag; 38 before those two rules)
+    assert compared >= 0.6 * len(new)
+    assert all(links[e] == d for e, d in steady(fresh_links).items()
+               if new & set(e) and e in links and not lagging & {f"concept:{c}" for c in d["shared"]})  # fmt: skip
     # as in a rebuild, a link stays only where one of its ends has it among its top_k: an old
     # paper's link pushed out by a new paper goes. What differs is how old papers rank their
     # links, weighed with the smaller corpus's idf (README "Incremental runs"; bench/links.py).

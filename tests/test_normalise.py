@@ -304,11 +304,15 @@ def test_a_process_keeps_no_head_that_names_a_way_of_doing_it():
         # nor is a word that names no process: "kernel methods" are no GPU kernels
         _paper("d", "Kernel methods and a fused kernel.", ("Kernel methods", "kernel method"),
                ("kernel.", "kernel")),
+        # ACL: an annotation scheme is a scheme, not annotation
+        _paper("e", "An annotation scheme guides annotation.", ("annotation scheme", "annotation scheme"),
+               ("annotation.", "annotation")),
     )  # fmt: skip
     assert keys["a"] == ["quantization", "quantization", "quantization"]
     assert keys["b"] == ["distillation", "pruning", "attention", "distillation", "pruning", "attention"]
     assert keys["c"] == ["reasoning model", "retrieval system", "reasoning", "retrieval"]
     assert keys["d"] == ["kernel method", "kernel"]
+    assert keys["e"] == ["annotation scheme", "annotation"]
     assert rules["generic head stripped"] == 5
 
 

@@ -146,9 +146,9 @@ def test_a_key_ending_in_a_model_word_is_no_problem():
 def test_a_key_ending_in_a_benchmark_word_is_a_dataset():
     # 2,000 held-out arXiv ML abstracts: of 160 concepts ending in "bench" or "benchmark" ("MT-Bench",
     # "ToolBench", "retrieval benchmark"), 18 were Datasets, the rest Methods, Techniques, Problems
-    votes = [("mt bench", "Method", 1.0)] * 3 + [("toolbench", "Method", 0.5), ("retrieval benchmark", "Technique", 1.0),
-             ("gamma ray dataset", "Problem", 1.0), ("high quality german corpus", "Technique", 1.0),
-             ("benchmarking", "Problem", 1.0)]  # fmt: skip
+    votes = [("mt bench", "Method", 1.0)] * 3 + [("toolbench", "Method", 0.5),
+             ("retrieval benchmark", "Technique", 1.0), ("gamma ray dataset", "Problem", 1.0),
+             ("high quality german corpus", "Technique", 1.0), ("benchmarking", "Problem", 1.0)]  # fmt: skip
     assert decide_types(votes, gazetteer=load_gazetteer()) == {
         "mt bench": "Dataset", "toolbench": "Dataset", "retrieval benchmark": "Dataset", "gamma ray dataset": "Dataset",
         "high quality german corpus": "Dataset", "benchmarking": "Problem"}  # fmt: skip

@@ -13,8 +13,9 @@ Three rules, each a table built from the whole run and applied with dict lookups
   a one-word "X" must be written as a name by most of its mentions ("BERT model" -> "bert";
   "language model" stays, and "generative models" too, though a title in capitals writes
   "GENERATIVE") or name a process that the head names a way of doing ("quantization methods",
-  "pruning strategy" -> "quantization", "pruning"; "reasoning models" stay), a two-word "X" that opens with a general modifier must be a known name
-  ("large-scale datasets" stay, "deep learning model" -> "deep learning"), an "X" that ends in a
+  "pruning strategy" -> "quantization", "pruning"; "reasoning models" stay), a two-word "X"
+  that opens with a general modifier must be a known name ("large-scale datasets" stay, "deep
+  learning model" -> "deep learning"), an "X" that ends in a
   property word ("training-free", "LLM-based") or opens with a prefix ("multi-agent") is no
   name, and a key that ends in a known name with that head keeps it ("mixture of experts large
   language model": "language model").
@@ -299,7 +300,6 @@ class _Rekey:
         ):
             return key
         return rest
-
 
     def _process(self, word: str, head: str) -> bool:
         """``word`` names a process that ``head`` names a way of doing: "quantization method"."""

@@ -21,7 +21,7 @@ from tests.test_cli import kg
 EXPECTED_GRAPH = (300, 3670, 4861, 2423, 383)
 # USED_FOR, PART_OF, HYPONYM_OF
 EXPECTED_RELATIONS = (1000, 7, 125)
-EXPECTED_MENTIONS = 6306
+EXPECTED_MENTIONS = 6303
 #: Concepts a researcher of large models indexes these papers by, among the 40 with most papers.
 FIELD_CONCEPTS = {"model merging", "knowledge distillation", "key value cache", "mixture of experts",
                   "post training quantization", "speculative decoding", "pipeline parallelism"}  # fmt: skip

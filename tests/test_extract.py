@@ -479,3 +479,19 @@ def test_a_possessor_written_as_a_name_is_cut_from_what_it_possesses():
     keys = {m.concept for x in extract(papers) for m in x.mentions}
     assert not [k for k in keys if "'s" in k and "mover" not in k], keys
     assert {"triton server", "multi expert architecture", "static bit width optimization"} <= keys
+
+
+def test_a_mention_that_starts_a_defined_long_form_is_the_long_form():
+    # ACL: the recogniser stopped at "Reinforcement Learning" of "Reinforcement Learning from AI
+    # Feedback (RLAIF)" and at "Bidirectional Encoder Representation" of "... from Transformer
+    # (BERT)", whose "Transformer (BERT)" it read as a concept of its own; a long form with a
+    # possessive ("large language model's (LLM)") gave the key "large language model s"
+    text = ("We compare Reinforcement Learning from AI Feedback (RLAIF) with supervised fine-tuning. Recent advances "
+            "in large language model\u2019s (LLM) abilities are large. Bidirectional Encoder Representation from "
+            "Transformer (BERT) is strong.")  # fmt: skip
+    (found,) = extract([Paper("p1", "", text)])
+    keys = [m.concept for m in found.mentions if m.source == "model"]
+    assert "reinforcement learning from ai feedback" in keys, keys
+    assert "bert" in keys and "transformer" not in keys and "large language model" in keys, keys
+    assert not [k for k in keys if k.endswith(" s")], keys
+    assert found.rules["long form completed"] >= 2

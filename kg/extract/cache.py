@@ -44,8 +44,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: shares no head that opens with a function word, "a pseudo-document and encodes the full ..."; 20:
 #: a possessor that opens a mention leaves it, "NVIDIA's Triton server"; 21: a mention that starts a
 #: defined long form is the long form, "Bidirectional Encoder Representations" of "... from
-#: Transformers (BERT)", and "X (SHORT) models" is keyed with X's key).
-CACHE_FORMAT = 21
+#: Transformers (BERT)", and "X (SHORT) models" is keyed with X's key; 22: such a long form trimmed
+#: like any mention, "large language model’s").
+CACHE_FORMAT = 22
 
 
 def paper_text(paper: Paper) -> str:

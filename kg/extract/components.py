@@ -104,7 +104,7 @@ class ConceptSpans:
         covered = 0  # the end of a long form completed below: what the NER found inside it is in it
         for ent in doc.ents:
             label = LABEL_TYPES.get(ent.label_)
-            if label is None or ent.end_char <= covered:
+            if label is None or ent.start_char < covered:
                 continue
             span = self._trim(ent, rules)
             if span is not None and span.end_char < long_forms.get(span.start_char, 0):
@@ -113,7 +113,8 @@ class ConceptSpans:
                 whole = doc.char_span(span.start_char, long_forms[span.start_char], alignment_mode="expand")
                 if whole is not None:
                     rules["long form completed"] += 1
-                    span, covered = whole, whole.end_char
+                    covered = whole.end_char
+                    span = self._trim(whole, rules)  # "large language model’s (LLM)": its possessive goes
             if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
                 continue
             if _WEB_ADDRESS.search(span.text):  # "href{https://youtu.be/...} footnote Live Link": markup

@@ -91,7 +91,7 @@ def decide_types(
     {'generative pretrained transformer 4': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    heads, dataset_heads = _technique_heads(), _dataset_heads()
+    heads, dataset_heads = _head_words()
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
         if last.endswith(dataset_heads):  # "MT-Bench", "retrieval benchmark"
@@ -168,17 +168,14 @@ def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normali
 
 
 @lru_cache(maxsize=1)
-def _technique_heads() -> frozenset[str]:
-    """The key spellings of ``technique_heads`` and ``method_heads``: "model", "learning", "llm"."""
+def _head_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """From ``config/normalise.toml``, read once: the key spellings of ``technique_heads`` and
+    ``method_heads`` ("model", "learning", "llm"), and ``dataset_heads``, the endings of a last
+    word that name a dataset ("bench", "corpus")."""
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
-    return frozenset(norm.surface(w) for w in [*conf.get("technique_heads", []), *conf.get("method_heads", [])])
-
-
-def _dataset_heads() -> tuple[str, ...]:
-    """``dataset_heads`` of ``config/normalise.toml``: the endings of a last word that name a dataset."""
-    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
-    return tuple(conf.get("dataset_heads", []))
+    heads = frozenset(norm.surface(w) for w in [*conf.get("technique_heads", []), *conf.get("method_heads", [])])
+    return heads, tuple(conf.get("dataset_heads", []))
 
 
 def _rank(kind: str) -> int:

@@ -237,8 +237,8 @@ def run_tables(
                 as_name[key] += written_as_name(m.text)
             bare.update(s for w in _ACRONYM.findall(m.text) if (s := singular(w)) not in own)
     # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
-    # (a title in capitals, "GENERATIVE") stays a word.
-    named = frozenset(key for key, n in as_name.items() if 2 * n >= alone[key])
+    # (a title in capitals, "GENERATIVE"; half of them: "VISion" and "Vision") stays a word.
+    named = frozenset(key for key, n in as_name.items() if 2 * n > alone[key])
     tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare)))
     return replace(tables, defined=defined)
 
@@ -255,6 +255,8 @@ class _Rekey:
         aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha()}
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
+        #: The one-word keys of the run ("autoregressive"), whichever spelling it keys them by.
+        self.words = frozenset(k for k in (*tables.counts, *stored.counts) if " " not in k)
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
         self.general = generic_terms()
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
@@ -281,6 +283,8 @@ class _Rekey:
             return key
         if f"{rest.rpartition(' ')[2]} {head}" in self.known:
             return key  # "mixture of experts large language model" ends in the name "language model"
+        # One word however the run spells it: "auto regressive" of "auto-regressive" is "autoregressive".
+        one_word = " " not in rest or rest.replace(" ", "") in self.words
         rest = self.closed.get(rest.replace(" ", ""), rest)
         if head in self.norm.metric_heads:  # "bleu point" -> "bleu"; "macro averaged f1 score" -> "macro f1"
             metric = self.norm.aliases.force.get(rest, rest)
@@ -289,7 +293,7 @@ class _Rekey:
             return key
         if rest not in self.targets or self.norm.is_generic(rest):
             return key
-        if " " not in rest and rest not in self.named and rest not in self.known and not self._process(rest, head):
+        if one_word and rest not in self.named and rest not in self.known and not self._process(rest, head):
             return key  # "language model" is no "language"
         words = rest.split()
         if rest not in self.known and (

@@ -268,6 +268,20 @@ def test_function_and_naming_words_leave_mention_edges(nlp):
     assert found == [("named entity recognition", "named entity recognition")]
 
 
+def test_a_verb_that_frames_a_concept_leaves_its_mention(nlp):
+    # 446 held-out arXiv abstracts on large models: titles gave "enhancing large language model",
+    # "accelerating large language model inference" and "transferring knowledge" as concepts
+    # apart from the large language models and their inference they are about
+    text = "Accelerating LLM Inference with Staged Speculative Decoding. We study how leveraging LoRA helps."
+    found, rules = _spans(nlp, text, [("Task", "Accelerating LLM Inference"), ("Method", "leveraging LoRA")])
+    assert found == [("LLM Inference", "llm inference"), ("LoRA", "lora")]  # (the run expands LLM)
+    assert rules == {"framing word": 2}
+    # alone, or as the name's own first word, it stays
+    found, _ = _spans(nlp, "Boosting algorithms and accelerating.", [("Method", "Boosting algorithms"),
+                                                                      ("Task", "accelerating")])  # fmt: skip
+    assert [t for t, _ in found] == ["Boosting algorithms", "accelerating"]
+
+
 def test_coordinations_split_into_their_concepts(nlp):
     text = (
         "We train on CIFAR-10 and ImageNet with data and model parallelism. The loss combines supervised and "
@@ -286,6 +300,14 @@ def test_coordinations_split_into_their_concepts(nlp):
         ("BLEU", "bleu"), ("METEOR", "meteor"), ("ROUGE", "rouge"),
     ]  # fmt: skip
     assert rules == {"coordination split": 6}
+
+
+def test_a_shared_head_after_a_comma_is_a_word_of_its_own(nlp):
+    # the default sample: "creating smaller, high-performing LLMs" keyed "smaller" as
+    # "smallerlarge language model", the comma's missing space kept
+    text = "We compare CNN, RNN and LSTM models, and build smaller, faster networks."
+    found, _ = _spans(nlp, text, [("Method", "CNN, RNN and LSTM models"), ("Method", "smaller, faster networks")])
+    assert [k for _, k in found] == ["cnn model", "rnn model", "lstm model", "smaller network", "faster network"]
 
 
 def test_coordinations_that_name_one_thing_stay_whole(nlp):

@@ -45,8 +45,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: a possessor that opens a mention leaves it, "NVIDIA's Triton server"; 21: a mention that starts a
 #: defined long form is the long form, "Bidirectional Encoder Representations" of "... from
 #: Transformers (BERT)", and "X (SHORT) models" is keyed with X's key; 22: such a long form trimmed
-#: like any mention, "large language model’s").
-CACHE_FORMAT = 22
+#: like any mention, "large language model’s"; 23: a verb that frames a concept leaves its mention,
+#: "Accelerating LLM Inference", and a head shared after a comma is a word: "cnn model", not "cnnmodel").
+CACHE_FORMAT = 23
 
 
 def paper_text(paper: Paper) -> str:

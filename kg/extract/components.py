@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from spacy.language import Language
@@ -192,6 +192,9 @@ class ConceptSpans:
             elif tok.lower_ in norm.naming and (tok.lower_, doc[start + 1].lower_) not in norm.naming_kept:
                 rules["naming word"] += 1
                 start += 1
+            elif tok.lower_ in norm.framing:  # "Accelerating LLM Inference": LLM inference
+                rules["framing word"] += 1
+                start += 1
             elif tok.lower_ in norm.function:
                 rules["function word trimmed"] += 1
                 start += 1
@@ -338,7 +341,7 @@ class ConceptSpans:
                 if kept and close < len(tokens) - 1:  # "natural language processing (NLP) tasks"
                     rules["acronym in brackets"] += 1
                 long_key = defined[tokens[i + 1].text]
-                cut = self.normaliser.key("".join(t.text_with_ws for t in kept))
+                cut = self.normaliser.key(_text(kept))
                 if close == len(tokens) - 1 and (not kept or f" {long_key}".endswith(f" {cut}")):
                     # "Human Feedback (RLHF)", cut from "reinforcement learning from human feedback
                     # (RLHF)", is the concept its acronym names
@@ -352,13 +355,13 @@ class ConceptSpans:
             kept.append(tok)
             i += 1
         # An acronym the abstract defined, inside a longer mention: "NMT system".
-        text = lead + "".join(defined.get(t.text, t.text) + t.whitespace_ for t in kept)
+        text = lead + _text(kept, defined)
         key = self.normaliser.key(text)
         expanded = any(t.text in defined for t in kept)
         if expanded and repeats_words(
             key
         ):  # the mention spells the long form out already: "GLUE language understanding"
-            plain = self.normaliser.key("".join(t.text_with_ws for t in kept))
+            plain = self.normaliser.key(_text(kept))
             if not repeats_words(plain):
                 rules["acronym left (long form in the mention)"] += 1
                 return plain
@@ -386,6 +389,17 @@ def _runs_on_through_to(span: Span) -> bool:
 def _eponym(tok: Token) -> bool:
     """A word written as a person's name: "Zipf", "Mover"; not "NVIDIA", "MoE", "document"."""
     return tok.is_alpha and tok.text[0].isupper() and tok.text[1:].islower()
+
+
+def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> str:
+    """The text of ``tokens`` (a defined acronym as its long form), a space between tokens that are
+    not neighbours: a shared head after a comma ("CNN" of "CNN, RNN and LSTM models") is a word."""
+    out = []
+    for tok, nxt in zip(tokens, [*tokens[1:], None], strict=True):
+        out.append(defined.get(tok.text, tok.text) if defined else tok.text)
+        if nxt is not None:
+            out.append(tok.whitespace_ if nxt.i == tok.i + 1 else " ")
+    return "".join(out)
 
 
 def _alone(tok: Token) -> bool:

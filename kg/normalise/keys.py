@@ -90,6 +90,7 @@ class Normaliser:
         self.function = frozenset(conf.get("function_words", []))
         self.naming = frozenset(conf.get("naming_words", []))
         self.naming_kept = frozenset(tuple(p.split()) for p in conf.get("naming_kept", []))
+        self.framing = frozenset(conf.get("framing_words", []))
         self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))
@@ -140,10 +141,12 @@ class Normaliser:
         return " ".join(words)
 
     def _trim(self, words: list[str]) -> list[str]:
-        """``words`` without edge punctuation, leading determiners and naming words, trailing function words."""
+        """``words`` without edge punctuation, leading determiners, naming and framing words, and
+        trailing function words."""
         start, end = 0, len(words)
         while end - start > 1 and (
             words[start] in self.leading
+            or words[start] in self.framing
             or (words[start] in self.naming and tuple(words[start : start + 2]) not in self.naming_kept)
             or not words[start].strip(_EDGE_PUNCT)
         ):

@@ -268,6 +268,21 @@ def test_function_and_naming_words_leave_mention_edges(nlp):
     assert found == [("named entity recognition", "named entity recognition")]
 
 
+def test_a_mention_starts_where_its_hyphenated_word_starts(nlp):
+    # 446 held-out arXiv abstracts on large models: the NER read "low-[precision]" and
+    # "mixed-[precision] quantization", and "precision" was a Metric of 20 papers; ACL:
+    # "encoder-[decoder]" (40), "semi-[supervised]" (33), "Few-[Shot Named Entity Recognition]"
+    text = "We quantize weights to low-precision formats with mixed-precision quantization (DL-QAT) and Bi-LSTM."
+    found, rules = _spans(nlp, text, [("Metric", "precision"), ("Method", "precision quantization"),
+                                      ("Method", "QAT"), ("Method", "LSTM")])  # fmt: skip
+    assert found == [("low-precision", "low precision"), ("mixed-precision quantization", "mixed precision quantization"),
+                     ("DL-QAT", "dl qat"), ("Bi-LSTM", "bi lstm")]  # fmt: skip
+    assert rules == {"hyphenated word completed": 4}
+    # a word the NER found on its own keeps it
+    found, _ = _spans(nlp, "An encoder-decoder model.", [("Method", "encoder"), ("Method", "decoder model")])
+    assert [t for t, _ in found] == ["encoder", "decoder model"]
+
+
 def test_a_verb_that_frames_a_concept_leaves_its_mention(nlp):
     # 446 held-out arXiv abstracts on large models: titles gave "enhancing large language model",
     # "accelerating large language model inference" and "transferring knowledge" as concepts

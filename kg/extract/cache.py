@@ -46,8 +46,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: defined long form is the long form, "Bidirectional Encoder Representations" of "... from
 #: Transformers (BERT)", and "X (SHORT) models" is keyed with X's key; 22: such a long form trimmed
 #: like any mention, "large language model’s"; 23: a verb that frames a concept leaves its mention,
-#: "Accelerating LLM Inference", and a head shared after a comma is a word: "cnn model", not "cnnmodel").
-CACHE_FORMAT = 23
+#: "Accelerating LLM Inference", and a head shared after a comma is a word: "cnn model", not "cnnmodel";
+#: 24: a mention starts where its hyphenated word starts, "low-[precision]" is "low-precision").
+CACHE_FORMAT = 24
 
 
 def paper_text(paper: Paper) -> str:

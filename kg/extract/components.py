@@ -107,6 +107,8 @@ class ConceptSpans:
             if label is None or ent.start_char < covered:
                 continue
             span = self._trim(ent, rules)
+            if span is not None:
+                span = _whole_word_start(span, spans[-1].end if spans else 0, rules)
             if span is not None and span.end_char < long_forms.get(span.start_char, 0):
                 # the start of a long form is the long form: "Bidirectional Encoder Representations"
                 # of "Bidirectional Encoder Representations from Transformers (BERT)"
@@ -389,6 +391,25 @@ def _runs_on_through_to(span: Span) -> bool:
 def _eponym(tok: Token) -> bool:
     """A word written as a person's name: "Zipf", "Mover"; not "NVIDIA", "MoE", "document"."""
     return tok.is_alpha and tok.text[0].isupper() and tok.text[1:].islower()
+
+
+_HYPHENS = ("-", "\u2010", "\u2011")
+
+
+def _whole_word_start(span: Span, taken: int, rules: Counter[str]) -> Span:
+    """``span`` from the start of the hyphenated word it starts inside: "low-[precision]" is
+    "low-precision", "Bi-[LSTM]" "Bi-LSTM" (no token before ``taken``, the last mention's end)."""
+    doc, start = span.doc, span.start
+    while (
+        start >= 2 + taken
+        and doc[start - 1].text in _HYPHENS and not doc[start - 1].whitespace_ and not doc[start - 2].whitespace_
+        and any(c.isalnum() for c in doc[start - 2].text)
+    ):  # fmt: skip
+        start -= 2
+    if start == span.start:
+        return span
+    rules["hyphenated word completed"] += 1
+    return doc[start : span.end]
 
 
 def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> str:

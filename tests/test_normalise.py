@@ -443,6 +443,31 @@ def test_a_closed_compound_is_one_word_whatever_spelling_the_run_keys_it_by():
     assert rules["generic head stripped"] == 1
 
 
+def test_a_name_based_thing_is_the_thing_the_run_names_without_based():
+    # 446 held-out arXiv abstracts on large models: "MoE-based LLMs" (7 mentions) stood apart from
+    # "MoE LLMs" (11); ACL: "LLM-based agents" (71) from "LLM agents" (174), "BERT-based models" (221)
+    keys, rules, _ = _run(
+        _paper("a", "MoE-based LLMs and MoE LLMs; LLM-based agents and LLM agents: a mixture of experts, a large "
+               "language model.",
+               ("MoE-based LLMs", "mixture of experts based large language model"),
+               ("MoE LLMs", "mixture of experts large language model"),
+               ("LLM-based agents", "large language model based agent"), ("LLM agents", "large language model agent"),
+               ("mixture of experts", "mixture of experts"), ("large language model", "large language model")),
+        _paper("b", "BERT-based models and BERT models; BERT.", ("BERT-based models", "bert based model"),
+               ("BERT models", "bert model"), ("BERT", "bert")),
+        # not what a common word is the base of: aspect-based sentiment analysis is a task of its own,
+        # a rule-based system no "rule system"
+        _paper("c", "Aspect-based sentiment analysis, aspect sentiment analysis, aspect; a rule-based system, a rule "
+               "system.", ("Aspect-based sentiment analysis", "aspect based sentiment analysis"),
+               ("aspect sentiment analysis", "aspect sentiment analysis"), ("aspect", "aspect"),
+               ("rule-based system", "rule based system"), ("rule system", "rule system")),
+    )  # fmt: skip
+    assert keys["a"][:4] == ["mixture of experts large language model"] * 2 + ["large language model agent"] * 2
+    assert keys["b"] == ["bert", "bert", "bert"]
+    assert keys["c"][0] == "aspect based sentiment analysis" and keys["c"][3] == "rule based system"
+    assert rules["based dropped"] == 3
+
+
 def test_a_known_metric_loses_its_score_metric_or_points():
     # ACL Anthology: "bleu point" (58 papers, typed Technique), "rouge metric" (36), "accuracy
     # score" (56), "f1 point" (20) were concepts apart from BLEU, ROUGE, accuracy and F1

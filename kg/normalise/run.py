@@ -44,9 +44,10 @@ _WORD = re.compile(r"\w+")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, COMPOUND, HEAD, SELF_RELATION = (
+ACRONYM, COMPOUND, BASED, HEAD, SELF_RELATION = (
     "acronym from the run",
     "compound folded",
+    "based dropped",
     "generic head stripped",
     "relation within one concept dropped",
 )
@@ -269,13 +270,16 @@ class _Rekey:
         folded = self.closed.get(key.replace(" ", ""), key)
         if folded != key:
             rules[COMPOUND] += 1
-        stripped = self._strip_head(folded)
+        plain = self._unbased(folded)
+        if plain != folded:
+            rules[BASED] += 1
+        stripped = self._strip_head(plain)
         if stripped != folded:
             rules[HEAD] += 1
         return stripped
 
     def key(self, key: str) -> str:
-        return self._strip_head(self.closed.get(key.replace(" ", ""), key))
+        return self._strip_head(self._unbased(self.closed.get(key.replace(" ", ""), key)))
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")
@@ -291,19 +295,35 @@ class _Rekey:
             return metric if metric in self.metrics else key
         if head not in self.norm.generic_heads:
             return key
+        return rest if self._names(rest, one_word, head) else key
+
+    def _names(self, rest: str, one_word: bool, head: str = "") -> bool:
+        """Whether ``rest`` (the closed fold of a key's start) is a name of the run, which ``head``
+        (a generic head, or "based") adds nothing to."""
         if rest not in self.targets or self.norm.is_generic(rest):
-            return key
+            return False
         if one_word and rest not in self.named and rest not in self.known and not self._process(rest, head):
-            return key  # "language model" is no "language"
+            return False  # "language model" is no "language"
         words = rest.split()
-        if rest not in self.known and (
+        return rest in self.known or not (
             (len(words) <= 2 and words[0] in self.general.modifiers)  # "large-scale datasets": no "large scale"
             or words[-1] in self.general.property_words  # "training-free framework": no "training free"
             or words[-1] in self.general.adjective_ends  # "end-to-end models": no "end to end"
             or (len(words) == 2 and words[0] in self.general.prefix_words)  # "multi-agent systems": no "multi agent"
-        ):
+        )
+
+    def _unbased(self, key: str) -> str:
+        """ "X based Y" is "X Y" where X is a name of the run and "X Y" one of its concepts: "MoE-based
+        LLMs" are MoE LLMs, "BERT-based models" BERT models; "aspect-based sentiment analysis" stays."""
+        before, sep, after = key.partition(" based ")
+        if not sep or not before:
             return key
-        return rest
+        plain = f"{before} {after}"
+        plain = self.closed.get(plain.replace(" ", ""), plain)
+        one_word = " " not in before or before.replace(" ", "") in self.words
+        if plain not in self.targets or not self._names(self.closed.get(before.replace(" ", ""), before), one_word):
+            return key
+        return plain
 
     def _process(self, word: str, head: str) -> bool:
         """``word`` names a process that ``head`` names a way of doing: "quantization method"."""

@@ -71,7 +71,10 @@ IoU, mIoU, mean IoU, PSNR, SSIM, LPIPS, FID, Inception Score, word error rate, W
 error rate, CER, exact match, MRR, mean reciprocal rank, NDCG, nDCG, Hits@1, Hits@10,
 Pearson correlation, Spearman correlation, Cohen's kappa, mean squared error, MSE, RMSE, MAE,
 mean absolute error, log-likelihood, negative log-likelihood, cross-entropy, top-1 error,
-error rate, pass@1, pass@k, win rate, UAS, LAS, labeled attachment score, Matthews correlation""".replace("\n", " ")
+error rate, pass@1, pass@k, win rate, UAS, LAS, labeled attachment score, Matthews correlation,
+success rate, attack success rate, latency, throughput, speedup, FLOPs, floating-point operations,
+memory footprint, time to first token, TTFT, time per output token, TPOT, tokens per second,
+model FLOPs utilization, MFU, goodput, acceptance rate, compression ratio""".replace("\n", " ")
 
 #: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
 #: Model" is a PwC task), or whose acronym, written as a name, would make them a Method ("RAG", "MoE").

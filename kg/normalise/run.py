@@ -274,7 +274,7 @@ class _Rekey:
         if plain != folded:
             rules[BASED] += 1
         stripped = self._strip_head(plain)
-        if stripped != folded:
+        if stripped != plain:
             rules[HEAD] += 1
         return stripped
 

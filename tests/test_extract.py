@@ -275,7 +275,8 @@ def test_a_mention_starts_where_its_hyphenated_word_starts(nlp):
     text = "We quantize weights to low-precision formats with mixed-precision quantization (DL-QAT) and Bi-LSTM."
     found, rules = _spans(nlp, text, [("Metric", "precision"), ("Method", "precision quantization"),
                                       ("Method", "QAT"), ("Method", "LSTM")])  # fmt: skip
-    assert found == [("low-precision", "low precision"), ("mixed-precision quantization", "mixed precision quantization"),
+    assert found == [("low-precision", "low precision"),
+                     ("mixed-precision quantization", "mixed precision quantization"),
                      ("DL-QAT", "dl qat"), ("Bi-LSTM", "bi lstm")]  # fmt: skip
     assert rules == {"hyphenated word completed": 4}
     # a word the NER found on its own keeps it

@@ -9,7 +9,8 @@ Jaccard of the link sets, share of papers whose ``top_k`` strongest links are th
 The same comparison is made on the links alone (``links only``): the rebuild's paper-concept
 graph split 1,800 + 200, linked in full then added to :class:`kg.link.index.LinkIndex`. There
 the keys are the same on both sides, so what differs is what the update does not redo: the
-old links keep the weights of the smaller corpus (idf ``log(1 + N/df)`` moves with N and df)
+old links keep the weights of the smaller corpus (a concept's weight, its specificity with the
+run pooled in, moves with N and df)
 and old papers' lists are ranked against those; it is measured for 20 to 333 papers added
 too (333 on 1,667 is as many as ``update.refresh = 0.2`` allows). Prints the figures of each
 sample, then one JSON line.

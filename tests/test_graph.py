@@ -128,7 +128,11 @@ def _brute_force_scores(B, *, min_shared=1, min_weight=0.0, max_df=0.1):
 
     papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
     n, cap = len(papers), max(2, int(max_df * len(papers)))
-    idf = {c: math.log(1 + n / B.in_degree(c)) for c, d in B.nodes(data=True)
+    from kg.normalise.specificity import specificity
+
+    # a shared concept's weight: its specificity with the run's papers pooled in
+    idf = {c: specificity(d.get("key", c.removeprefix("concept:")), run_df=B.in_degree(c), run_docs=n)
+           for c, d in B.nodes(data=True)
            if d["kind"] == "Concept" and not d.get("generic") and 2 <= B.in_degree(c) <= cap}  # fmt: skip
     out = {}
     for p in papers:

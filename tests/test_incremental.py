@@ -132,7 +132,7 @@ def test_the_updated_store_matches_a_rebuilt_one(grown, stores):
     for rel in RELATION_TYPES:  # what the abstracts state: the papers that state it, the first one's sentence
         assert steady(edges.get(rel, {})) == steady(fresh_edges.get(rel, {})), rel
     # each new paper keeps the k links a rebuild gives it, with the rebuild's weights and concepts;
-    # old papers' links differ a little (a rebuild reweighs them with the grown corpus's idf)
+    # old papers' links differ a little (a rebuild reweighs them with the grown corpus's concept weights)
     links, fresh_links = edges["SHARES_CONCEPTS"], fresh_edges["SHARES_CONCEPTS"]
     new = {f"paper:{json.loads(line)['id']}" for line in LINES[250:300]}
     compared = 0
@@ -149,7 +149,7 @@ def test_the_updated_store_matches_a_rebuilt_one(grown, stores):
                if new & set(e) and e in links and not lagging & {f"concept:{c}" for c in d["shared"]})  # fmt: skip
     # as in a rebuild, a link stays only where one of its ends has it among its top_k: an old
     # paper's link pushed out by a new paper goes. What differs is how old papers rank their
-    # links, weighed with the smaller corpus's idf (README "Incremental runs"; bench/links.py).
+    # links, weighed with the smaller corpus's concept weights (README "Incremental runs"; bench/links.py).
     top, fresh_top = _top_k(links), _top_k(fresh_links)
     assert all(v in top[u] or u in top[v] for u, v in links)
     assert abs(len(links) - len(fresh_links)) <= 0.02 * len(fresh_links)  # (1,746 and 1,736 links)

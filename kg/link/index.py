@@ -4,13 +4,14 @@ A full run links every paper (:func:`kg.link.link_papers`, :func:`kg.link.cooccu
 and keeps a :class:`LinkIndex`: which concepts each paper mentions, and the weights of each
 paper's strongest links. A run that only adds papers then costs what the new papers cost:
 
-- each new paper is scored against every paper, with the idf of the grown corpus, and keeps
+- each new paper is scored against every paper, with the concept weights of the grown corpus
+  (:func:`kg.link.papers.concept_weights`: a concept's specificity with the run pooled in), and keeps
   its ``top_k`` strongest links, exactly as a full run scores it;
 - an old paper gains a link to a new paper when the new one is among its ``top_k`` strongest
   now, and the link that this pushes out of its ``top_k`` goes, unless the other end keeps it
   among its own: as in a full run, every link is among the ``top_k`` of one of its ends;
 - old links keep the weights they were given, and old papers are ranked with them: a full
-  run reweighs them with the idf of the grown corpus (N and the concept frequencies moved),
+  run reweighs them with the weights of the grown corpus (N and the concept frequencies moved),
   which reorders a few papers' lists (``bench/links.py`` measures how many);
 - co-occurrence counts are exact: old counts plus the new papers' pairs.
 """
@@ -28,6 +29,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
+
+from kg.link.papers import concept_weights
 
 
 @dataclass
@@ -171,17 +174,19 @@ class LinkIndex:
         specific = np.ones(len(df), dtype=bool)
         specific[[j for j, c in enumerate(self.concepts) if c in self.generic]] = False
         linkable = (df >= 2) & (df <= cap) & specific
-        idf = np.where(linkable, np.log1p(n / np.maximum(df, 1)), 0.0)
+        weights = np.zeros(len(df))
+        cols = np.flatnonzero(linkable)
+        weights[cols] = concept_weights([self.concepts[j].removeprefix("concept:") for j in cols], df[cols].tolist(), n)
         XL = (X @ sp.diags(linkable.astype(float))).tocsr()
         XL.eliminate_zeros()
         XT = XL.T.tocsr()
-        # as in link_papers: idf * sqrt(s_p * s_q) summed over the shared concepts
+        # as in link_papers: the concept's weight * sqrt(s_p * s_q) summed over the shared concepts
         roots = sp.csr_matrix((np.sqrt(self.salience), X.indices, X.indptr), shape=X.shape)
         SL = (roots @ sp.diags(linkable.astype(float))).tocsr()
         SL.eliminate_zeros()
         ST = SL.T.tocsr()
         new = XL[n_old:]
-        scores = ((SL[n_old:] @ sp.diags(idf)) @ ST).tocsr()
+        scores = ((SL[n_old:] @ sp.diags(weights)) @ ST).tocsr()
         counts = (new @ XT).tocsr()
         scores.sort_indices()
         counts.sort_indices()
@@ -224,7 +229,7 @@ class LinkIndex:
         links = []
         for i, j in sorted({self._pair(i, j) for i, j in chosen}, key=lambda e: (self.papers[e[0]], self.papers[e[1]])):
             si, sj = _row(SL, i), _row(SL, j)
-            share = {c: float(idf[c] * si[c] * sj[c]) for c in si.keys() & sj.keys()}
+            share = {c: float(weights[c] * si[c] * sj[c]) for c in si.keys() & sj.keys()}
             cols = sorted(share, key=lambda c: (-round(share[c], 9), self.concepts[c]))
             keys = [self.concepts[c] for c in cols]
             weight = sum(share[c] for c in cols)

@@ -175,8 +175,9 @@ class LinkIndex:
         specific[[j for j, c in enumerate(self.concepts) if c in self.generic]] = False
         linkable = (df >= 2) & (df <= cap) & specific
         weights = np.zeros(len(df))
-        cols = np.flatnonzero(linkable)
-        weights[cols] = concept_weights([self.concepts[j].removeprefix("concept:") for j in cols], df[cols].tolist(), n)
+        linked = np.flatnonzero(linkable)
+        keys = [self.concepts[j].removeprefix("concept:") for j in linked]
+        weights[linked] = concept_weights(keys, df[linked].tolist(), n)
         XL = (X @ sp.diags(linkable.astype(float))).tocsr()
         XL.eliminate_zeros()
         XT = XL.T.tocsr()

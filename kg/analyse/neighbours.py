@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 
 import networkx as nx
 
 from kg.errors import KGError
+from kg.link.papers import concept_weights
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +31,8 @@ def nearest_papers(G: nx.DiGraph, paper: str, *, limit: int = 10) -> list[Neighb
 
     Taken from the paper's ``SHARES_CONCEPTS`` links. A paper without such links (its concepts
     are all too rare or too common to link, or the graph was never linked) falls back to the
-    papers that mention the same concepts, weighted as :func:`kg.link.link_papers` weighs them:
-    each shared concept adds ``log(1 + N / df)``.
+    papers that mention the same concepts, each shared concept adding its weight in
+    :func:`kg.link.link_papers` (:func:`kg.link.papers.concept_weights`: its specificity).
 
     Raises
     ------
@@ -81,10 +81,10 @@ def _overlap(G: nx.DiGraph, node: str) -> list[tuple[str, float, tuple[str, ...]
         if d.get("rel") != "MENTIONS":
             continue
         papers = [p for p, e in G.pred[c].items() if e.get("rel") == "MENTIONS"]
-        idf = math.log(1 + n_papers / len(papers))
         key = str(G.nodes[c].get("key") or c.removeprefix("concept:"))
+        weight = float(concept_weights([key], [len(papers)], n_papers)[0])
         for p in papers:
             if p != node:
-                scores[p] += idf
-                shared[p].append((-idf, key))
+                scores[p] += weight
+                shared[p].append((-weight, key))
     return [(p, w, tuple(k for _, k in sorted(shared[p])), "MENTIONS") for p, w in scores.items()]

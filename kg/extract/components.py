@@ -393,6 +393,7 @@ def _eponym(tok: Token) -> bool:
     return tok.is_alpha and tok.text[0].isupper() and tok.text[1:].islower()
 
 
+#: The hyphens that join the parts of one word ("in-context", "Bi-LSTM").
 _HYPHENS = ("-", "\u2010", "\u2011")
 
 
@@ -426,9 +427,9 @@ def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> 
 def _alone(tok: Token) -> bool:
     """A word standing alone, not part of a hyphenated one ("to" of "English-to-German")."""
     doc = tok.doc
-    joined_before = tok.i > 0 and not doc[tok.i - 1].whitespace_ and doc[tok.i - 1].text in "-\u2010\u2011"
-    joined_after = not tok.whitespace_ and doc[tok.i + 1 : tok.i + 2].text in ("-", "\u2010", "\u2011")
-    return not (joined_before or joined_after or tok.text in "-\u2010\u2011")
+    joined_before = tok.i > 0 and not doc[tok.i - 1].whitespace_ and doc[tok.i - 1].text in _HYPHENS
+    joined_after = not tok.whitespace_ and doc[tok.i + 1 : tok.i + 2].text in _HYPHENS
+    return not (joined_before or joined_after or tok.text in _HYPHENS)
 
 
 def _words(span: Span) -> list[Span]:

@@ -1,6 +1,6 @@
 """Keys across a run: what one abstract cannot decide alone.
 
-Three rules, each a table built from the whole run and applied with dict lookups:
+Four rules, each a table built from the whole run and applied with dict lookups:
 
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
@@ -8,9 +8,12 @@ Three rules, each a table built from the whole run and applied with dict lookups
   spell the short form is taken (then the most frequent, then the first in sort order).
 - compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
   "data-set"); the key is the most frequent form, then the closed one.
+- "X based Y": "X Y" where X is a name of the run (as for generic heads, below) and "X Y" is a
+  concept of it ("MoE-based LLMs" are MoE LLMs; "aspect-based sentiment analysis" stays).
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
-  a one-word "X" must be written as a name by most of its mentions ("BERT model" -> "bert";
+  a one-word "X" (however the run spells it: "auto regressive" is "autoregressive") must be
+  written as a name by more than half of its mentions ("BERT model" -> "bert";
   "language model" stays, and "generative models" too, though a title in capitals writes
   "GENERATIVE") or name a process that the head names a way of doing ("quantization methods",
   "pruning strategy" -> "quantization", "pruning"; "reasoning models" stay), a two-word "X"
@@ -287,9 +290,7 @@ class _Rekey:
             return key
         if f"{rest.rpartition(' ')[2]} {head}" in self.known:
             return key  # "mixture of experts large language model" ends in the name "language model"
-        # One word however the run spells it: "auto regressive" of "auto-regressive" is "autoregressive".
-        one_word = " " not in rest or rest.replace(" ", "") in self.words
-        rest = self.closed.get(rest.replace(" ", ""), rest)
+        rest, one_word = self._fold(rest)
         if head in self.norm.metric_heads:  # "bleu point" -> "bleu"; "macro averaged f1 score" -> "macro f1"
             metric = self.norm.aliases.force.get(rest, rest)
             return metric if metric in self.metrics else key
@@ -297,9 +298,15 @@ class _Rekey:
             return key
         return rest if self._names(rest, one_word, head) else key
 
+    def _fold(self, rest: str) -> tuple[str, bool]:
+        """``rest`` (the start of a key) in the run's spelling, and whether it is one word however the
+        run spells it: "auto regressive" of "auto-regressive" is "autoregressive"."""
+        closed = rest.replace(" ", "")
+        return self.closed.get(closed, rest), " " not in rest or closed in self.words
+
     def _names(self, rest: str, one_word: bool, head: str = "") -> bool:
-        """Whether ``rest`` (the closed fold of a key's start) is a name of the run, which ``head``
-        (a generic head, or "based") adds nothing to."""
+        """Whether ``rest`` (folded by :meth:`_fold`) is a name of the run, which ``head`` (a generic
+        head, or "based") adds nothing to."""
         if rest not in self.targets or self.norm.is_generic(rest):
             return False
         if one_word and rest not in self.named and rest not in self.known and not self._process(rest, head):
@@ -318,12 +325,8 @@ class _Rekey:
         before, sep, after = key.partition(" based ")
         if not sep or not before:
             return key
-        plain = f"{before} {after}"
-        plain = self.closed.get(plain.replace(" ", ""), plain)
-        one_word = " " not in before or before.replace(" ", "") in self.words
-        if plain not in self.targets or not self._names(self.closed.get(before.replace(" ", ""), before), one_word):
-            return key
-        return plain
+        plain, _ = self._fold(f"{before} {after}")
+        return plain if plain in self.targets and self._names(*self._fold(before)) else key
 
     def _process(self, word: str, head: str) -> bool:
         """``word`` names a process that ``head`` names a way of doing: "quantization method"."""

@@ -20,6 +20,7 @@ from kg.analyse import (
     concept_graph,
     louvain,
     method_problem_pairs,
+    name_communities,
     nearest_papers,
     paper_graph,
     trends,
@@ -114,6 +115,21 @@ def test_two_fields_give_two_paper_communities(two_fields):
         names = {n for n, _ in by_paper[c.number]}
         assert c.label and all(part.strip() in names for part in c.label.split(","))
         assert len(c.top) == 3
+
+
+def test_a_community_name_does_not_say_a_concept_twice():
+    """The default page named a community "model merging, merging", another "MoE LLMs, MoE, pruning"."""
+    G = nx.DiGraph()
+    names = {"model merging": 5, "merging": 4, "multi-task learning": 3, "task arithmetic": 3, "x": 1}
+    for name, n in names.items():
+        G.add_node(_key(name), kind="Concept", name=name, key=name)
+        for i in range(n):
+            G.add_edge(f"paper:m{i}", _key(name), rel="MENTIONS")
+    for i in range(5):
+        G.add_edge(f"paper:o{i}", _key("x"), rel="MENTIONS")
+    membership = {f"paper:m{i}": 0 for i in range(5)} | {f"paper:o{i}": 1 for i in range(5)}
+    (merging, _) = name_communities("Paper", membership, G)
+    assert merging.label == "model merging, multi-task learning, task arithmetic"
 
 
 def test_louvain_numbers_the_largest_community_zero_and_leaves_isolated_nodes_out():

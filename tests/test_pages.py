@@ -83,9 +83,10 @@ LABELS = """() => {
   return (window.kgLabels || []).map(b => {
     const n = kgNodes.get(b.id);
     const p = kgNetwork.getPositions([b.id])[b.id];
-    const d = kgNetwork.canvasToDOM({x: p.x, y: p.y + n.size});
+    const s = {below: [0, 1], above: [0, -1], right: [1, 0], left: [-1, 0]}[b.side];
+    const d = kgNetwork.canvasToDOM({x: p.x + s[0] * n.size, y: p.y + s[1] * n.size});
     return {id: b.id, left: b.left, top: b.top, width: b.width, height: b.height, measured: m.measureText(b.text).width,
-            cx: d.x, bottom: d.y, hidden: Boolean(n.hidden)};
+            side: b.side, summary: Boolean(n.summary), x: d.x, y: d.y, hidden: Boolean(n.hidden)};
   });
 }"""
 
@@ -104,13 +105,19 @@ REDRAW = "new Promise(r => { kgNetwork.once('afterDrawing', () => r()); kgNetwor
 
 
 def _labels_do_not_overlap(page) -> int:
-    """Check the labels drawn now: each under its node, as wide as its text, none over another."""
+    """Check the labels drawn now: each under its node (a community's circle: beside it), as wide as
+    its text, none over another."""
     page.evaluate(REDRAW)
     boxes = page.evaluate(LABELS)
     for b in boxes:
         assert not b["hidden"]
         assert b["width"] >= b["measured"]
-        assert abs(b["left"] + b["width"] / 2 - b["cx"]) < 1 and b["top"] >= b["bottom"] - 0.5
+        assert b["side"] == "below" or b["summary"], b
+        x, y = b["left"] + b["width"] / 2, b["top"] + b["height"] / 2  # the box's centre, beside the anchor
+        if b["side"] in ("below", "above"):
+            assert abs(x - b["x"]) < 1 and (b["top"] >= b["y"] - 0.5 if b["side"] == "below" else y < b["y"])
+        else:
+            assert abs(y - b["y"]) < 1 and (b["left"] >= b["x"] if b["side"] == "right" else x < b["x"])
     for a, b in itertools.combinations(boxes, 2):
         across = min(a["left"] + a["width"], b["left"] + b["width"]) - max(a["left"], b["left"])
         down = min(a["top"] + a["height"], b["top"] + b["height"]) - max(a["top"], b["top"])
@@ -208,6 +215,17 @@ def test_views_are_fitted_named_and_say_what_they_show(runs, browser, run, view)
     assert log.errors == []
 
 
+@pytest.mark.parametrize("run", ["default", "arxiv"])
+def test_every_circle_of_a_map_is_named_on_it(runs, browser, run):
+    """A map shows each community's name beside its circle, not on hover only (the default page's
+    fifth community had none: its name would have covered its neighbour's under the circles)."""
+    page, log = open_page(browser, runs[run]["graph"])
+    summary = page.evaluate("kgNodes.get({filter: n => n.summary}).map(n => n.id)")
+    assert len(summary) >= 5
+    assert _labels_do_not_overlap(page) == len(summary)
+    assert log.errors == []
+
+
 def test_a_corpus_too_big_to_draw_opens_as_a_map_of_named_communities(runs, browser):
     page, log = open_page(browser, runs["arxiv"]["graph"])
     summary = page.evaluate("kgNodes.get({filter: n => n.summary})")
@@ -230,6 +248,17 @@ def test_a_corpus_too_big_to_draw_opens_as_a_map_of_named_communities(runs, brow
     page.fill("#search", name)
     page.click("#search-form button")
     assert page.evaluate("kgNodes.get(window.kgFocused).hidden") is False
+    assert log.errors == []
+
+
+def test_the_panel_stays_under_the_bar_when_the_window_narrows(runs, browser):
+    """The bar wraps to more lines in a narrower window: the legend's first line stays in sight."""
+    page, log = open_page(browser, runs["default"]["graph"])
+    for width in (1400, 1000, 700):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.evaluate(REDRAW)
+        bar, panel = (page.locator(s).bounding_box() for s in ("#bar", "#panel"))
+        assert panel["y"] >= bar["y"] + bar["height"] - 0.5, (width, bar, panel)
     assert log.errors == []
 
 

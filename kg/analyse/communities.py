@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import networkx as nx
@@ -181,10 +181,26 @@ def _named(
     for number in sorted(sizes):
         top = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
         # generic concepts ("computational cost", "experimental result") name nothing in particular
-        top = [c for c in top if not (c in G and G.nodes[c].get("generic"))][:label_size]
+        top = _distinct((c for c in top if not (c in G and G.nodes[c].get("generic"))), G, label_size)
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))
     return result
+
+
+def _distinct(ranked: Iterable[str], G: nx.DiGraph, n: int) -> list[str]:
+    """The first ``n`` of ``ranked`` that say something the ones before did not: a concept whose
+    key's words hold, or are held by, those of one taken before is left out ("model merging,
+    merging" -> "model merging"; "MoE LLMs, MoE" -> "MoE LLMs")."""
+    taken: list[str] = []
+    words: list[set[str]] = []
+    for c in ranked if n > 0 else ():
+        mine = set(str(G.nodes[c].get("key") or c).split()) if c in G else {c}
+        if not any(mine <= w or w <= mine for w in words):
+            taken.append(c)
+            words.append(mine)
+            if len(taken) == n:
+                break
+    return taken
 
 
 def _concept_mass(

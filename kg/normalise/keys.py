@@ -95,6 +95,8 @@ class Normaliser:
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))
         self.process_heads = frozenset(conf.get("process_heads", []))
+        self.class_heads = tuple(conf.get("class_heads", []))
+        self.inverted = tuple(conf.get("inverted_prepositions", []))
         self.process_endings = tuple(conf.get("process_endings", []))
         self.invariant = frozenset(conf.get("invariant", []))
         self.spelling: dict[str, str] = dict(conf.get("spelling", {}))

@@ -1,6 +1,6 @@
 """Keys across a run: what one abstract cannot decide alone.
 
-Four rules, each a table built from the whole run and applied with dict lookups:
+Six rules, each a table built from the whole run and applied with dict lookups:
 
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
@@ -10,6 +10,8 @@ Four rules, each a table built from the whole run and applied with dict lookups:
   "data-set"); the key is the most frequent form, then the closed one.
 - "X based Y": "X Y" where X is a name of the run (as for generic heads, below) and "X Y" is a
   concept of it ("MoE-based LLMs" are MoE LLMs; "aspect-based sentiment analysis" stays).
+- "X of Y": "Y X" where that is a concept of the run (``inverted_prepositions``): "inference of
+  LLMs" is LLM inference; "mixture of experts" stays.
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
   a one-word "X" (however the run spells it: "auto regressive" is "autoregressive") must be
@@ -24,6 +26,9 @@ Four rules, each a table built from the whole run and applied with dict lookups:
   language model": "language model").
   A known metric loses a head of ``metric_heads`` too: "BLEU points", "ROUGE metric", "accuracy
   scores" are BLEU, ROUGE and accuracy (``metrics``: the gazetteer's Metric keys).
+- model classes: "X large language model" (``class_heads``) is "X" where "X" is a name of two
+  words or more of the run ("MoE LLMs" and "fine-tuning LLMs" are mixture of experts and
+  fine-tuning; "multimodal LLMs" stay).
 
 The tables (:class:`RunTables`) are kept by incremental runs, so that new papers get the keys the
 stored ones got.
@@ -47,11 +52,13 @@ _WORD = re.compile(r"\w+")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, COMPOUND, BASED, HEAD, SELF_RELATION = (
+ACRONYM, COMPOUND, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
     "acronym from the run",
     "compound folded",
     "based dropped",
+    "of inverted",
     "generic head stripped",
+    "model class stripped",
     "relation within one concept dropped",
 )
 
@@ -111,13 +118,16 @@ class RunTables:
             counts[key] = counts.get(key, 0) + n
         return RunTables(definitions, counts, self.named | other.named, self.bare | other.bare)
 
-    def moved_by(self, grown: RunTables, heads: frozenset[str]) -> list[str]:
+    def moved_by(self, grown: RunTables, heads: frozenset[str], inverted: Iterable[str] = ()) -> list[str]:
         """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
 
         >>> old = RunTables(counts={"data set": 2}, bare=frozenset({"GCN"}))
         >>> new = old.merged(RunTables({"GCN": {"graph convolutional network": 1}}, {"dataset": 3}))
         >>> old.moved_by(new, frozenset())
         ["the acronym GCN, used bare, is defined now: 'graph convolutional network'", "'data set' is now 'dataset'"]
+        >>> RunTables(counts={"evaluation of translation": 1}).moved_by(
+        ...     RunTables(counts={"evaluation of translation": 1, "translation evaluation": 1}), frozenset(), ["of"])
+        ["'translation evaluation' is a concept now: 'evaluation of translation' may be read as it"]
         """
         moved = []
         for short, key in sorted(grown.acronyms.items()):
@@ -128,7 +138,15 @@ class RunTables:
         old = self.closed
         folded = sorted((old[form], key) for form, key in grown.closed.items() if old.get(form, key) != key)
         moved += [f"{was!r} is now {key!r}" for was, key in folded]
+        turned = {}
+        for key in old.values():
+            for prep in inverted:
+                before, sep, after = key.partition(f" {prep} ")
+                if sep and before and after:
+                    turned[f"{after} {before}"] = key
         for rest in sorted((grown.concepts - self.concepts) | (grown.named - self.named)):
+            if rest in turned:
+                moved.append(f"{rest!r} is a concept now: {turned[rest]!r} may be read as it")
             for head in sorted(heads):
                 if (stored := old.get(f"{rest}{head}".replace(" ", ""))) is not None:
                     moved.append(f"{rest!r} is a concept now: {stored!r} may lose its head word")
@@ -276,13 +294,20 @@ class _Rekey:
         plain = self._unbased(folded)
         if plain != folded:
             rules[BASED] += 1
-        stripped = self._strip_head(plain)
-        if stripped != plain:
+        turned = self._inverted(plain)
+        if turned != plain:
+            rules[INVERTED] += 1
+        stripped = self._strip_head(turned)
+        if stripped != turned:
             rules[HEAD] += 1
-        return stripped
+        bare = self._strip_class(stripped)
+        if bare != stripped:
+            rules[CLASS] += 1
+        return bare
 
     def key(self, key: str) -> str:
-        return self._strip_head(self._unbased(self.closed.get(key.replace(" ", ""), key)))
+        key = self._unbased(self.closed.get(key.replace(" ", ""), key))
+        return self._strip_class(self._strip_head(self._inverted(key)))
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")
@@ -297,6 +322,26 @@ class _Rekey:
         if head not in self.norm.generic_heads:
             return key
         return rest if self._names(rest, one_word, head) else key
+
+    def _strip_class(self, key: str) -> str:
+        """ "X large language model" is X where X is a name of two words or more of the run ("mixture
+        of experts large language model" -> "mixture of experts"); "multimodal large language model"
+        stays."""
+        for head in self.norm.class_heads:
+            if key.endswith(f" {head}"):
+                rest, one_word = self._fold(key[: -len(head) - 1])
+                return rest if not one_word and self._names(rest, one_word) else key
+        return key
+
+    def _inverted(self, key: str) -> str:
+        """ "X of Y" is "Y X" where that is a concept of the run: "inference of large language model"
+        -> "large language model inference"; "mixture of experts" stays."""
+        for prep in self.norm.inverted:
+            before, sep, after = key.partition(f" {prep} ")
+            if sep and before and after:
+                turned, _ = self._fold(f"{after} {before}")
+                return turned if turned in self.targets and not self.norm.is_generic(turned) else key
+        return key
 
     def _fold(self, rest: str) -> tuple[str, bool]:
         """``rest`` (the start of a key) in the run's spelling, and whether it is one word however the

@@ -364,7 +364,8 @@ def normalise_stage(run: _Run) -> int:
     report.normalise = {"rules": dict(rules)}
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)
-        behind = update.tables.moved_by(run.tables, Normaliser().generic_heads)
+        norm = Normaliser()
+        behind = update.tables.moved_by(run.tables, norm.generic_heads | set(norm.class_heads), norm.inverted)
         for why in behind[:5]:
             log.info("a full run would change stored keys: %s", why)
         report.normalise["stored_keys_behind"] = len(behind)

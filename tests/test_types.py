@@ -63,6 +63,9 @@ SENTENCES = [
     "speedup, respectively), thereby enabling more efficient deployment of LLMs in real-world applications.",
     "Our method substantially boosts intra-node communication speed by more than 3x and reduces the "
     "time-to-first-token by 2x, with nearly no sacrifice in model accuracy.",
+    # metrics spelled out, read as Methods (PSNR in 11 of 2,000 arXiv ML abstracts, SSIM in 8):
+    "We evaluated the performance of the model using the peak signal-to-noise ratio (PSNR) and structural "
+    "similarity index measure (SSIM) against ground truth generated from averaging multiple scans.",
 ]
 
 
@@ -109,6 +112,8 @@ def _types(extractions):
         ("latency", "Metric"),
         ("speedup", "Metric"),
         ("time to first token", "Metric"),
+        ("peak signal to noise ratio", "Metric"),
+        ("structural similarity index measure", "Metric"),
     ],
 )
 def test_concept_types(typed, key, kind):

@@ -74,7 +74,11 @@ mean absolute error, log-likelihood, negative log-likelihood, cross-entropy, top
 error rate, pass@1, pass@k, win rate, UAS, LAS, labeled attachment score, Matthews correlation,
 success rate, attack success rate, latency, throughput, speedup, FLOPs, floating-point operations,
 memory footprint, time to first token, TTFT, time per output token, TPOT, tokens per second,
-model FLOPs utilization, MFU, goodput, acceptance rate, compression ratio""".replace("\n", " ")
+model FLOPs utilization, MFU, goodput, acceptance rate, compression ratio, peak signal-to-noise ratio,
+structural similarity, structural similarity index, structural similarity index measure, Frechet Inception
+Distance, learned perceptual image patch similarity, root mean square error, root mean squared error, area
+under the curve, area under the ROC curve, normalized discounted cumulative gain, expected calibration error,
+Dice coefficient, Dice score, bits per character, bits per byte""".replace("\n", " ")
 
 #: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
 #: Model" is a PwC task), or whose acronym, written as a name, would make them a Method ("RAG", "MoE").

@@ -12,9 +12,14 @@ not link, as in ``kg.link.link_papers``):
 - ``specificity`` (kg's, ``kg.link.papers.concept_weights``): the concept's ``specificity``
   (run and reference corpora pooled, 0-1);
 - ``idf x specificity``, and ``idf x reference specificity`` (the reference corpora alone, a
-  figure an incremental run could keep per key).
+  figure an incremental run could keep per key);
+- ``specificity + topics``: kg's weight, and concepts over 10% of the papers link too where
+  they are a topic of the collection (``kg.link.papers.linkable``: rare in the field).
 
-Each times ``sqrt(salience in p * salience in q)``. Prints the figures per set, then one JSON line.
+Each times ``sqrt(salience in p * salience in q)``. Then topical collections, as a researcher
+gathers them: 40 papers on each of seven author keywords of a set (three draws), linked with
+kg's weight under the 10% cap alone (``cap``) and with topics (``topics``). Prints the figures
+per set, then one JSON line.
 Run: .venv/bin/python bench/link_quality.py
 """
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import random
 import statistics
 import sys
 import tempfile
@@ -33,6 +39,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from kg.link.papers import linkable
 from kg.normalise import Normaliser
 from kg.normalise.specificity import specificity
 from kg.pipeline import load_pipeline_file, run_pipeline
@@ -66,7 +73,7 @@ VARIANTS: dict[str, Weight] = {
 }
 
 
-def strongest(G: nx.DiGraph, weight: Weight, k: int) -> dict[str, list[str]]:
+def strongest(G: nx.DiGraph, weight: Weight, k: int, topics: bool = False) -> dict[str, list[str]]:
     """Each paper's ``k`` strongest links when a shared concept adds ``weight(df, N, spec) * sqrt(s_p * s_q)``."""
     papers = sorted(n for n, kind in G.nodes(data="kind") if kind == "Paper")
     row = {p: i for i, p in enumerate(papers)}
@@ -77,6 +84,11 @@ def strongest(G: nx.DiGraph, weight: Weight, k: int) -> dict[str, list[str]]:
     n = len(papers)
     concepts = [c for c, ps in mentions.items()
                 if not G.nodes[c].get("generic") and 2 <= len(ps) <= max(2, int(MAX_DF * n))]  # fmt: skip
+    if topics:
+        candidates = [c for c in mentions if not G.nodes[c].get("generic")]
+        ok = linkable([G.nodes[c]["key"] for c in candidates], [len(mentions[c]) for c in candidates], n,
+                      max_df=MAX_DF, topic_papers=200)  # fmt: skip
+        concepts = [c for c, keep in zip(candidates, ok.tolist(), strict=True) if keep]
     rows, cols, roots = [], [], []
     for j, c in enumerate(concepts):
         for i, s in mentions[c]:
@@ -102,6 +114,36 @@ def precision(links: dict[str, list[str]], keywords: dict[str, set[str]]) -> flo
     return round(statistics.mean(shares), 4)
 
 
+#: Author keywords of the topical collections: seven subjects of each set.
+TOPICS = {"www": ["semantic web", "xml", "web services", "rdf", "social networks", "pagerank", "web search"],
+          "inspec": ["medical image processing", "neural nets", "control system synthesis", "academic libraries",
+                     "gender issues", "matrix algebra", "internet"]}  # fmt: skip
+
+
+def topical(name: str, records: list[dict], folder: Path, norm: Normaliser) -> dict[str, float]:
+    """Median over three draws of 40 papers per keyword of ``TOPICS[name]``: cap and topics, @1 and @5."""
+    runs: dict[str, list[float]] = {}
+    for seed in (1, 2, 3):
+        rng, chosen = random.Random(seed), []
+        for topic in TOPICS[name]:
+            pool = [r for r in records if topic in {k.lower() for k in r.get("keywords", [])} and r not in chosen]
+            chosen += rng.sample(pool, min(40, len(pool)))
+        path = folder / f"{name}-topical-{seed}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in chosen), encoding="utf-8")
+        keywords = {f"paper:{r['id']}": {norm.key(w) for w in r.get("keywords", []) if w.strip()} for r in chosen}
+        G = run(path, folder)
+        for _, d in G.nodes(data=True):
+            if d.get("kind") == "Concept":
+                d["specificity"] = float(d.get("specificity") or 0.0)
+        for label, topics in (("cap", False), ("topics", True)):
+            for k in (1, 5):
+                runs.setdefault(f"{label} @{k}", []).append(
+                    precision(strongest(G, VARIANTS["specificity"], k, topics), keywords)
+                )
+    print(f"{name} topical: " + ", ".join(f"{key} {v}" for key, v in runs.items()), file=sys.stderr)
+    return {key: statistics.median(v) for key, v in runs.items()}
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     norm = Normaliser()
@@ -109,18 +151,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kg-bench-link-quality-") as tmp:
         for name in ("www", "inspec"):
             data = KEYPHRASES / f"{name}.jsonl"
-            keywords = {}
-            for line in data.read_text(encoding="utf-8").splitlines():
-                record = json.loads(line)
-                keywords[f"paper:{record['id']}"] = {norm.key(w) for w in record.get("keywords", []) if w.strip()}
+            records = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+            keywords = {f"paper:{r['id']}": {norm.key(w) for w in r.get("keywords", []) if w.strip()} for r in records}
             G = run(data, Path(tmp))
             for _, d in G.nodes(data=True):
                 if d.get("kind") == "Concept":
                     d["specificity"] = float(d.get("specificity") or 0.0)
                     d["reference"] = specificity(d["key"])
             result = {f"{v} @{k}": precision(strongest(G, f, k), keywords) for v, f in VARIANTS.items() for k in (1, 5)}
+            for k in (1, 5):
+                result[f"specificity + topics @{k}"] = precision(
+                    strongest(G, VARIANTS["specificity"], k, True), keywords
+                )
             print(f"{name}: " + ", ".join(f"{key} {value:.3f}" for key, value in result.items()), file=sys.stderr)
             figures[name] = result
+            figures[f"{name} topical"] = topical(name, records, Path(tmp), norm)
     print(json.dumps(figures))
 
 

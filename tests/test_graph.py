@@ -89,6 +89,23 @@ def test_rare_shared_concepts_weigh_more():
     assert P.nodes["paper:a"]["title"] == "title a"
 
 
+def test_a_topic_of_the_collection_links_its_papers_a_word_of_the_field_does_not():
+    # the default sample (300 papers on seven subjects of large models): "mixture of experts" (35
+    # papers) and "model merging" (34) were over link.max_df (10%) and linked no paper, like
+    # "accuracy" (36); the reference abstracts tell them apart (0.8%, 0.2% and 19% of them)
+    spec = {f"p{i:03d}": [f"own{i}"] for i in range(300)}
+    for i in range(35):
+        spec[f"p{i:03d}"].append("mixture of experts")
+    for i in range(100, 136):
+        spec[f"p{i:03d}"].append("accuracy")
+    B = _graph(spec)
+    assert not B.nodes["concept:accuracy"].get("generic")  # kept out by how common it is
+    P = link_papers(B, max_df=0.1, top_k=40)
+    assert {c for _, _, d in P.edges(data=True) for c in d["shared"]} == {"mixture of experts"}
+    assert P.number_of_edges() == 35 * 34 // 2
+    assert link_papers(B, max_df=0.1, top_k=40, topic_papers=0).number_of_edges() == 0
+
+
 def test_ubiquitous_concepts_do_not_link_and_top_k_holds():
     spec = {f"p{i}": ["everywhere", f"pair{i // 2}"] for i in range(10)}
     B = _graph(spec)
@@ -128,12 +145,18 @@ def _brute_force_scores(B, *, min_shared=1, min_weight=0.0, max_df=0.1):
 
     papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
     n, cap = len(papers), max(2, int(max_df * len(papers)))
-    from kg.normalise.specificity import specificity
+    from kg.normalise.specificity import reference_df, specificity
+
+    ref = reference_df()
+
+    def links(key, df):  # in at most max_df of the papers, or a topic: rare in the field, in <= 200 and half
+        return 2 <= df <= cap or (df <= min(200, n // 2) and ref.df(key) <= 0.02 * ref.n_docs)
 
     # a shared concept's weight: its specificity with the run's papers pooled in
     idf = {c: specificity(d.get("key", c.removeprefix("concept:")), run_df=B.in_degree(c), run_docs=n)
            for c, d in B.nodes(data=True)
-           if d["kind"] == "Concept" and not d.get("generic") and 2 <= B.in_degree(c) <= cap}  # fmt: skip
+           if d["kind"] == "Concept" and not d.get("generic")
+           and links(d.get("key", c.removeprefix("concept:")), B.in_degree(c))}  # fmt: skip
     out = {}
     for p in papers:
         scores, shared = defaultdict(float), defaultdict(dict)

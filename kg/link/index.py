@@ -31,6 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from kg.link.papers import concept_weights
+from kg.link.papers import linkable as papers_linkable
 
 
 @dataclass
@@ -125,7 +126,7 @@ class LinkIndex:
     # -- adding papers ---------------------------------------------------------------------
 
     def add(self, B: nx.DiGraph, *, min_shared: int = 1, min_weight: float = 0.0, max_df: float = 0.1,
-            min_cooccurrence: int = 2) -> LinkDelta:  # fmt: skip
+            min_cooccurrence: int = 2, topic_papers: int = 200) -> LinkDelta:  # fmt: skip
         """Add the papers of the paper-concept graph ``B`` (none of them indexed yet).
 
         Updates the index in place and returns the links to add to the stored graph; the
@@ -160,20 +161,24 @@ class LinkIndex:
         touched = sorted({j for r in rows for j in r})
         delta.paper_counts = {self.concepts[j]: int(df[j]) for j in touched}
         delta.links, delta.removed = self._link_new(X, df, n_old, min_shared=min_shared, min_weight=min_weight,
-                                                    max_df=max_df)  # fmt: skip
+                                                    max_df=max_df, topic_papers=topic_papers)  # fmt: skip
         generic = {col[c] for c in self.generic}
         self._cooccur(X[:n_old].tocsc(), [[j for j in r if j not in generic] for r in rows], c_old,
                       min_cooccurrence, delta)  # fmt: skip
         return delta
 
-    def _link_new(self, X: sp.csr_matrix, df: np.ndarray, n_old: int, *, min_shared: int, min_weight: float,
-                  max_df: float) -> tuple[list[tuple[str, str, dict[str, Any]]], list[tuple[str, str]]]:  # fmt: skip
+    def _link_new(
+        self, X: sp.csr_matrix, df: np.ndarray, n_old: int, *, min_shared: int, min_weight: float, max_df: float,
+        topic_papers: int,
+    ) -> tuple[list[tuple[str, str, dict[str, Any]]], list[tuple[str, str]]]:  # fmt: skip
         n = X.shape[0]
         k = self.topk.shape[1]
-        cap = max(2, int(max_df * n))
         specific = np.ones(len(df), dtype=bool)
         specific[[j for j, c in enumerate(self.concepts) if c in self.generic]] = False
-        linkable = (df >= 2) & (df <= cap) & specific
+        linkable = specific & (df >= 2)
+        maybe = np.flatnonzero(linkable)
+        keys = [self.concepts[j].removeprefix("concept:") for j in maybe]
+        linkable[maybe] = papers_linkable(keys, df[maybe].tolist(), n, max_df=max_df, topic_papers=topic_papers)
         weights = np.zeros(len(df))
         linked = np.flatnonzero(linkable)
         keys = [self.concepts[j].removeprefix("concept:") for j in linked]

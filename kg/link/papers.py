@@ -9,10 +9,12 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from kg.normalise.specificity import specificity
+from kg.normalise.specificity import reference_df, specificity
 
 #: Papers scored together; bounds the memory of one block of the paper x paper product.
 BLOCK = 2000
+#: A concept in at most this share of the reference abstracts is no word of the whole field.
+TOPIC_REFERENCE_RATE = 0.02
 
 
 def link_papers(
@@ -23,6 +25,7 @@ def link_papers(
     max_df: float = 0.1,
     top_k: int = 20,
     include_generic: bool = False,
+    topic_papers: int = 200,
 ) -> nx.Graph:
     """Link papers that share concepts, rare concepts and concepts central to both counting more.
 
@@ -30,8 +33,8 @@ def link_papers(
     and ``q`` (``spec`` the concept's specificity with the run's papers pooled in, as
     ``Concept.specificity``: :func:`concept_weights`; ``s`` the ``salience`` of c in each paper,
     :func:`kg.build.graph.salience`; 1 when an edge has none). Generic concepts
-    (``generic`` true: "computational cost", "downstream task") and concepts in more than
-    ``max_df`` of the papers are skipped, and each paper
+    (``generic`` true: "computational cost", "downstream task") and concepts too common to tell
+    papers apart (:func:`linkable`) are skipped, and each paper
     keeps its ``top_k`` strongest neighbours, so the work grows with the postings of the
     concepts kept, not with N². The scores come from a sparse paper x concept matrix
     multiplied by its transpose in blocks of rows (networkx's bipartite projections build
@@ -43,8 +46,9 @@ def link_papers(
         A paper-concept graph from :func:`kg.build.build_graph`.
     min_shared, min_weight
         A link needs at least this many shared concepts and this weight.
-    max_df
-        Concepts mentioned by more than this share of the papers do not link (at least 2).
+    max_df, topic_papers
+        Concepts mentioned by more than this share of the papers do not link (at least 2), unless
+        they are a topic of the collection, in at most ``topic_papers`` (:func:`linkable`).
     top_k
         Links kept per paper (a link is kept if either end keeps it).
     include_generic
@@ -72,7 +76,6 @@ def link_papers(
     P = nx.Graph()
     P.add_nodes_from((n, B.nodes[n]) for n in papers)
     n_papers = len(papers)
-    cap = max(2, int(max_df * n_papers))
     row = {p: i for i, p in enumerate(papers)}
     # A concept's predecessors are its papers and the concepts stated to relate to it.
     mentioned_by = {
@@ -80,11 +83,14 @@ def link_papers(
         for c, d in B.nodes(data=True)
         if d.get("kind") == "Concept" and (include_generic or not d.get("generic"))
     }
-    concepts = sorted(c for c, ps in mentioned_by.items() if 2 <= len(ps) <= cap)
+    candidates = sorted(mentioned_by)
+    keys = {c: B.nodes[c].get("key", c.removeprefix("concept:")) for c in candidates}
+    ok = linkable([keys[c] for c in candidates], [len(mentioned_by[c]) for c in candidates], n_papers,
+                  max_df=max_df, topic_papers=topic_papers)  # fmt: skip
+    concepts = [c for c, keep in zip(candidates, ok.tolist(), strict=True) if keep]
     if not papers or not concepts:
         return P
     col = {c: j for j, c in enumerate(concepts)}
-    keys = {c: B.nodes[c].get("key", c.removeprefix("concept:")) for c in concepts}
     weights = concept_weights([keys[c] for c in concepts], [len(mentioned_by[c]) for c in concepts], n_papers)
     rows, cols, roots = [], [], []
     for c in concepts:
@@ -125,6 +131,27 @@ def link_papers(
         weight = sum(share[c] for c in shared)
         P.add_edge(u, v, weight=round(weight, 6), n_shared=len(shared), shared=[keys[c] for c in shared])
     return P
+
+
+def linkable(keys: Sequence[str], df: Sequence[int], n_papers: int, *, max_df: float, topic_papers: int) -> np.ndarray:
+    """Which concepts tell papers apart by how many of them mention each (``df``): those in two
+    papers or more and in at most ``max_df`` of the ``n_papers`` (at least 2), and a topic of the
+    collection in more: one in at most ``topic_papers`` and half the papers, whose words are in at
+    most ``TOPIC_REFERENCE_RATE`` of the reference abstracts (:mod:`kg.normalise.specificity`).
+
+    On the default sample (300 papers on seven subjects of large models), "mixture of experts"
+    (35 papers; 0.8% of the reference abstracts) and "model merging" (34; 0.2%) are topics,
+    "accuracy" (36; 19%) a word of the field. A large run has no such topic: ``topic_papers``
+    bounds the pairs a concept adds to the link products.
+
+    >>> linkable(["mixture of experts", "accuracy", "bleu", "x"], [35, 36, 3, 1], 300, max_df=0.1, topic_papers=200)
+    array([ True, False,  True, False])
+    """
+    ref = reference_df()
+    cap = max(2, int(max_df * n_papers))
+    rare, most = TOPIC_REFERENCE_RATE * ref.n_docs, min(topic_papers, n_papers // 2)
+    return np.array([2 <= d <= cap or (cap < d <= most and ref.df(k) <= rare)
+                     for k, d in zip(keys, df, strict=True)], dtype=bool)  # fmt: skip
 
 
 def concept_weights(keys: Sequence[str], df: Sequence[int], n_papers: int) -> np.ndarray:

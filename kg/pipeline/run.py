@@ -420,7 +420,7 @@ def link_stage(run: _Run) -> int:
     if run.update:
         return _link_update(run, run.update)
     P = link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
-                    top_k=link.top_k)  # fmt: skip
+                    top_k=link.top_k, topic_papers=link.topic_papers)  # fmt: skip
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
     # B becomes G: a copy would hold every node's and edge's properties twice
     run.G = knowledge_graph(run.B, P, C, copy=False)
@@ -437,7 +437,8 @@ def _link_update(run: _Run, update: Update) -> int:
     link, store = run.spec.link, run.spec.outputs.store
     assert store is not None  # an update needs its store
     update.links = update.index.add(run.B, min_shared=link.min_shared, min_weight=link.min_weight,
-                                    max_df=link.max_df, min_cooccurrence=link.min_cooccurrence)  # fmt: skip
+                                    max_df=link.max_df, min_cooccurrence=link.min_cooccurrence,
+                                    topic_papers=link.topic_papers)  # fmt: skip
     update.delta, added = incremental.graph_delta(run.B, update, store)
     run.B = nx.DiGraph()  # the delta has what the store gets
     run.report.graph = incremental.add_counts(update.state["counts"]["graph"], added)

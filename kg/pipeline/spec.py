@@ -76,6 +76,9 @@ class LinkSettings(_Section):
     min_shared: int = Field(1, ge=1)
     min_weight: float = Field(0.0, ge=0)
     max_df: float = Field(0.1, gt=0, le=1)
+    #: A concept in more than max_df of the papers still links them when it is a topic of the
+    #: collection: in at most this many papers and rare in the field (kg.link.papers.linkable).
+    topic_papers: int = Field(200, ge=0)
     top_k: int = Field(20, ge=1)
     min_cooccurrence: int = Field(2, ge=1)
 

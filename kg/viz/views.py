@@ -105,12 +105,13 @@ def paper_map(G: nx.DiGraph) -> nx.Graph:
     if not H:
         H.graph["empty"] = (
             f"The graph has {len(papers):,} papers, but no two of them share a concept specific enough to link "
-            "them (link.min_shared concepts, each in at most link.max_df of the papers). A larger corpus, or a "
+            "them (link.min_shared concepts, each in at most link.max_df of the papers or a topic of the collection). "
+            "A larger corpus, or a "
             "higher link.max_df, gives this map its links."
         )
     H.graph["note"] = (
         "The papers that share concepts with another (link.min_shared, each concept in at most link.max_df of "
-        "the papers); the others are left out."
+        "the papers or a topic of the collection); the others are left out."
     )
     return with_communities(H, G)
 

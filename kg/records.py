@@ -6,7 +6,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric"]
+ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric", "Hardware"]
 Role = Literal["proposes", "uses", "addresses", "mentions"]
 #: The field of a paper a mention is in; its offsets index that field's text.
 TextField = Literal["title", "abstract"]

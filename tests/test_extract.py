@@ -46,7 +46,7 @@ def test_contract_offsets_types_roles(nlp, sample_run):
             assert m["text"] in m["sentence"] and m["sentence"] in text
             if m["field"] == "title":
                 assert m["sentence"] == record["title"]
-            assert m["type"] in {"Method", "Technique", "Problem", "Dataset", "Metric"}
+            assert m["type"] in {"Method", "Technique", "Problem", "Dataset", "Metric", "Hardware"}
             assert m["role"] in {"proposes", "uses", "addresses", "mentions"}
             assert m["concept"] and m["concept"] == m["concept"].lower()
             fields.add(m["field"])

@@ -133,6 +133,9 @@ def test_generic_terms_are_not_concepts(norm):
     assert norm.is_generic("and") and norm.is_generic("into")  # ACL: the NER's spans of one word
     assert norm.is_generic("123")
     assert not norm.is_generic("attention mechanism")
+    # a model's size alone: the default sample's "models from 7B to 32B parameters" made "7B" a Dataset
+    assert all(norm.is_generic(norm.key(size)) for size in ("7B", "1.5B", "8x7B", "128K"))
+    assert not any(norm.is_generic(norm.key(name)) for name in ("T5", "Llama-2-7B", "Mistral 7B", "GPT-4"))
 
 
 def test_acronym_definitions_in_real_sentences():

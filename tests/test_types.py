@@ -66,6 +66,10 @@ SENTENCES = [
     # metrics spelled out, read as Methods (PSNR in 11 of 2,000 arXiv ML abstracts, SSIM in 8):
     "We evaluated the performance of the model using the peak signal-to-noise ratio (PSNR) and structural "
     "similarity index measure (SSIM) against ground truth generated from averaging multiple scans.",
+    # hardware, read as a Dataset (what experiments run "on") and as Methods:
+    "We perform a detailed empirical study of LLM inference energy and latency on NVIDIA H100 GPUs, analyzing "
+    "the impact of quantization, batch size, and serving configuration.",
+    "Our kernels run on A100 and MI300X accelerators, and offloading to the CPU frees GPU memory.",
 ]
 
 
@@ -114,6 +118,9 @@ def _types(extractions):
         ("time to first token", "Metric"),
         ("peak signal to noise ratio", "Metric"),
         ("structural similarity index measure", "Metric"),
+        ("nvidia h100 gpu", "Hardware"),
+        ("a100", "Hardware"),
+        ("cpu", "Hardware"),
     ],
 )
 def test_concept_types(typed, key, kind):

@@ -21,7 +21,7 @@ from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
 log = logging.getLogger(__name__)
 
-TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric")
+TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric", "Hardware")
 
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 

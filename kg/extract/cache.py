@@ -47,8 +47,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: Transformers (BERT)", and "X (SHORT) models" is keyed with X's key; 22: such a long form trimmed
 #: like any mention, "large language model’s"; 23: a verb that frames a concept leaves its mention,
 #: "Accelerating LLM Inference", and a head shared after a comma is a word: "cnn model", not "cnnmodel";
-#: 24: a mention starts where its hyphenated word starts, "low-[precision]" is "low-precision").
-CACHE_FORMAT = 24
+#: 24: a mention starts where its hyphenated word starts, "low-[precision]" is "low-precision"; 25:
+#: a model's size alone, "7B", is no concept).
+CACHE_FORMAT = 25
 
 
 def paper_text(paper: Paper) -> str:

@@ -42,7 +42,7 @@ from kg.errors import ConfigError
 from kg.normalise.keys import Normaliser
 
 #: The kg concept types a gazetteer row may carry.
-TYPES = frozenset(["Method", "Technique", "Problem", "Dataset", "Metric"])
+TYPES = frozenset(["Method", "Technique", "Problem", "Dataset", "Metric", "Hardware"])
 #: The source of a named model family's row: its versions are Methods too.
 FAMILY = "curated-family"
 #: A word that names a version, size or variant of a model family: "4o", "3.5", "7b", "r1",

@@ -80,6 +80,14 @@ Distance, learned perceptual image patch similarity, root mean square error, roo
 under the curve, area under the ROC curve, normalized discounted cumulative gain, expected calibration error,
 Dice coefficient, Dice score, bits per character, bits per byte""".replace("\n", " ")
 
+#: Processors and accelerators that papers train and serve on (typed Hardware; a key ending in
+#: "gpu", "tpu"... is Hardware too: ``hardware_heads`` in config/normalise.toml).
+CURATED_HARDWARE = """GPU, CPU, TPU, NPU, FPGA, ASIC, graphics processing unit, central processing unit, tensor
+processing unit, neural processing unit, field-programmable gate array, H100, H200, H800, A100, A800,
+V100, P100, L40S, A6000, A10G, B200, GB200, RTX 4090, RTX 3090, RTX A6000, MI250X, MI300X, Gaudi,
+Gaudi2, Jetson, Jetson Orin, TPU v4, TPU v5e, TPU v5p, DRAM, SSD, HBM, high-bandwidth memory, NVLink, InfiniBand,
+PCIe""".replace("\n", " ")
+
 #: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
 #: Model" is a PwC task), or whose acronym, written as a name, would make them a Method ("RAG", "MoE").
 CURATED_TECHNIQUES = """large language model, language model, pretrained language model, neural network,
@@ -233,6 +241,7 @@ def build(gazetteer_dir: Path, arxiv: Path, acl: Path) -> list[tuple[str, str, s
     rows = [(t.strip(), "Dataset", "curated") for t in CURATED_DATASETS.split(",")]
     rows += [(t.strip(), "Metric", "curated") for t in CURATED_METRICS.split(",")]
     rows += [(t.strip(), "Technique", "curated") for t in CURATED_TECHNIQUES.split(",")]
+    rows += [(t.strip(), "Hardware", "curated") for t in CURATED_HARDWARE.split(",")]
     rows += [(t.strip(), "Method", FAMILY) for t in CURATED_MODELS.split(",")]
     rows += [(name, "Dataset", f"mined:{n}") for name, n in sorted(mine_datasets([arxiv, acl]).items())]
     rows += method_rows(methods, arxiv)
@@ -245,7 +254,7 @@ HEADER = """\
 # Methods and tasks: Papers with Code (paperswithcode.com), CC BY-SA 4.0; this file is a
 # derivative and is shared under CC BY-SA 4.0 too. Datasets and metrics: curated by kg, and
 # mined from arXiv ML (CC0) and ACL Anthology abstracts ("mined:N": N abstracts name it);
-# families of techniques and named model families ("curated-family") curated by kg.
+# families of techniques, hardware and named model families ("curated-family") curated by kg.
 # Earlier rows win when two terms share a key.
 term\ttype\tsource
 """

@@ -30,6 +30,8 @@ _MAX_PASSES = 8
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
 #: The same run of two or more words on both sides of a dash: "Indian language-Indian language
 #: translation" (between two of that kind) keys as "indian language translation".
+#: A model's size alone ("7B", "1.5B", "8x7B", "128K"): no concept.
+_SIZE = re.compile(r"\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[kmbt]")
 _RUN_BOTH_SIDES = re.compile(r"\b(\w+(?:\s+\w+)+)\s*[\u2010-\u2015\u2212\-]\s*\1\b")
 
 
@@ -180,13 +182,16 @@ class Normaliser:
         return self.aliases.force.get(long_key, long_key)
 
     def is_generic(self, key: str) -> bool:
-        """True for keys that are not concepts: empty, stop-listed, or only stop and function words ("and", "into")."""
+        """True for keys that are not concepts: empty, stop-listed, only stop and function words ("and",
+        "into"), or a size ("7b", "8x7b": the default sample had "7B" from "models from 7B to 32B
+        parameters" as a Dataset)."""
         words = key.split()
         return (
             not words
             or key in self.stop
             or all(w in self.stop or w in self.function for w in words)
             or not any(c.isalpha() for c in key)
+            or _SIZE.fullmatch(key) is not None
         )
 
     def _spell(self, word: str) -> str:

@@ -22,7 +22,8 @@ A key that ends in a technique or model word (``technique_heads``, ``method_head
 Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a mention that ends in
 such a word ("MLLMs", keyed "multimodal large language model"). A key whose last word ends in a
 dataset word (``dataset_heads``: "MT-Bench", "ToolBench", "retrieval benchmark", "German corpus")
-names a dataset: all its votes go to Dataset.
+names a dataset: all its votes go to Dataset, and a key that ends in a word of ``hardware_heads``
+("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to Hardware.
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ from kg.normalise.keys import Normaliser
 from kg.records import Extraction
 
 #: Tie order among types: the more specific reading first.
-TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric")
+TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric", "Hardware")
 #: Types whose gazetteer entries decide alone (curated and mined names, precise).
-DECISIVE = frozenset(["Dataset", "Metric"])
+DECISIVE = frozenset(["Dataset", "Metric", "Hardware"])
 #: The two types that tell a named artefact from a family of them.
 NAMING = frozenset(["Method", "Technique"])
 PRIOR_MIN = 3.0
@@ -91,10 +92,12 @@ def decide_types(
     {'generative pretrained transformer 4': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    heads, dataset_heads = _head_words()
+    heads, dataset_heads, hardware_heads = _head_words()
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
-        if last.endswith(dataset_heads):  # "MT-Bench", "retrieval benchmark"
+        if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
+            kind = "Hardware"
+        elif last.endswith(dataset_heads):  # "MT-Bench", "retrieval benchmark"
             kind = "Dataset"
         elif kind in ("Problem", "Dataset") and last in heads:
             kind = "Technique"
@@ -168,14 +171,16 @@ def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normali
 
 
 @lru_cache(maxsize=1)
-def _head_words() -> tuple[frozenset[str], tuple[str, ...]]:
+def _head_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]:
     """From ``config/normalise.toml``, read once: the key spellings of ``technique_heads`` and
-    ``method_heads`` ("model", "learning", "llm"), and ``dataset_heads``, the endings of a last
-    word that name a dataset ("bench", "corpus")."""
+    ``method_heads`` ("model", "learning", "llm"), ``dataset_heads``, the endings of a last
+    word that name a dataset ("bench", "corpus"), and ``hardware_heads``, the last words that
+    name hardware, each after a space (" gpu")."""
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
     heads = frozenset(norm.surface(w) for w in [*conf.get("technique_heads", []), *conf.get("method_heads", [])])
-    return heads, tuple(conf.get("dataset_heads", []))
+    hardware = tuple(f" {h}" for h in conf.get("hardware_heads", []))
+    return heads, tuple(conf.get("dataset_heads", [])), hardware
 
 
 def _rank(kind: str) -> int:

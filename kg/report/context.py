@@ -20,7 +20,7 @@ from kg.records import ConceptType
 TYPES = ("Method", "Technique", "Problem")
 #: The pages' colours (kg.viz.html), for the report to match them.
 TYPE_COLOURS = {"Method": "#1f77b4", "Technique": "#2ca02c", "Problem": "#d62728", "Dataset": "#9467bd",
-                "Metric": "#ff7f0e"}  # fmt: skip
+                "Metric": "#ff7f0e", "Hardware": "#8c564b"}  # fmt: skip
 #: Rows in each ranking table.
 TOP = 10
 COMMUNITIES = 12

@@ -32,6 +32,7 @@ TYPE_COLOURS = {
     "Problem": "#d62728",
     "Dataset": "#9467bd",
     "Metric": "#ff7f0e",
+    "Hardware": "#8c564b",
 }
 #: Colour-blind-safe palette (Okabe-Ito, then Tableau) for communities; the rest are grey.
 COMMUNITY_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#4e79a7",

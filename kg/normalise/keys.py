@@ -28,10 +28,10 @@ _EDGE_PUNCT = " .,;:'\"/&"
 _MAX_PASSES = 8
 #: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
-#: The same run of two or more words on both sides of a dash: "Indian language-Indian language
-#: translation" (between two of that kind) keys as "indian language translation".
 #: A model's size alone ("7B", "1.5B", "8x7B", "128K"): no concept.
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[kmbt]")
+#: The same run of two or more words on both sides of a dash: "Indian language-Indian language
+#: translation" (between two of that kind) keys as "indian language translation".
 _RUN_BOTH_SIDES = re.compile(r"\b(\w+(?:\s+\w+)+)\s*[\u2010-\u2015\u2212\-]\s*\1\b")
 
 

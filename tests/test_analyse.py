@@ -132,6 +132,21 @@ def test_a_community_name_does_not_say_a_concept_twice():
     assert merging.label == "model merging, multi-task learning, task arithmetic"
 
 
+def test_a_concept_of_most_papers_names_no_community():
+    """The default page named its papers on quantization "post-training quantization, large language
+    models, precision": LLMs are in 174 of its 300 papers."""
+    G = nx.DiGraph()
+    mentions = {"large language model": [*range(5), 5, 6], "post training quantization": range(5),
+                "precision": range(3), "x": range(5, 10)}  # fmt: skip
+    for name, papers in mentions.items():
+        G.add_node(_key(name), kind="Concept", name=name, key=name)
+        G.add_edges_from(((f"paper:p{i}", _key(name)) for i in papers), rel="MENTIONS")
+    membership = {f"paper:p{i}": 0 if i < 5 else 1 for i in range(10)}
+    quantization, other = name_communities("Paper", membership, G)
+    assert quantization.label == "post training quantization, precision"
+    assert other.label == "x"
+
+
 def test_louvain_numbers_the_largest_community_zero_and_leaves_isolated_nodes_out():
     H = nx.Graph()
     nx.add_path(H, ["s1", "s2"])

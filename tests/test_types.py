@@ -70,6 +70,11 @@ SENTENCES = [
     "We perform a detailed empirical study of LLM inference energy and latency on NVIDIA H100 GPUs, analyzing "
     "the impact of quantization, batch size, and serving configuration.",
     "Our kernels run on A100 and MI300X accelerators, and offloading to the CPU frees GPU memory.",
+    # families of techniques written with a name in them, read as Methods:
+    "Although quantization-aware training (QAT) offers a solution by reducing memory consumption through "
+    "low-bit representations with minimal accuracy loss, it is impractical due to substantial training resources.",
+    "The major challenge in LLM quantization is that uneven and heavy-tailed data distributions can expand the "
+    "quantization range, thereby reducing bit precision for most values.",
 ]
 
 
@@ -121,6 +126,8 @@ def _types(extractions):
         ("nvidia h100 gpu", "Hardware"),
         ("a100", "Hardware"),
         ("cpu", "Hardware"),
+        ("quantization aware training", "Technique"),
+        ("llm quantization", "Technique"),  # (one paper: the run-wide rules do not expand "LLM")
     ],
 )
 def test_concept_types(typed, key, kind):

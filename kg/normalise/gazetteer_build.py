@@ -74,7 +74,8 @@ mean absolute error, log-likelihood, negative log-likelihood, cross-entropy, top
 error rate, pass@1, pass@k, win rate, UAS, LAS, labeled attachment score, Matthews correlation,
 success rate, attack success rate, latency, throughput, speedup, FLOPs, floating-point operations,
 memory footprint, time to first token, TTFT, time per output token, TPOT, tokens per second,
-model FLOPs utilization, MFU, goodput, acceptance rate, compression ratio, peak signal-to-noise ratio,
+model FLOPs utilization, MFU, goodput, acceptance rate, compression ratio, service level objective, SLO,
+SLO attainment, peak signal-to-noise ratio,
 structural similarity, structural similarity index, structural similarity index measure, Frechet Inception
 Distance, learned perceptual image patch similarity, root mean square error, root mean squared error, area
 under the curve, area under the ROC curve, normalized discounted cumulative gain, expected calibration error,

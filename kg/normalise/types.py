@@ -20,7 +20,9 @@ classification).
 A key that ends in a technique or model word (``technique_heads``, ``method_heads`` of
 ``config/normalise.toml``) names no problem or dataset, whatever its mentions were read as: its
 Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a mention that ends in
-such a word ("MLLMs", keyed "multimodal large language model"). A key whose last word ends in a
+such a word ("MLLMs", keyed "multimodal large language model"); and a key of two words or more
+that ends in a technique word names a family, not one artefact: its Method votes go to Technique
+("LLM quantization", "quantization-aware training"). A key whose last word ends in a
 dataset word (``dataset_heads``: "MT-Bench", "ToolBench", "retrieval benchmark", "German corpus")
 names a dataset: all its votes go to Dataset, and a key that ends in a word of ``hardware_heads``
 ("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to Hardware.
@@ -92,7 +94,7 @@ def decide_types(
     {'generative pretrained transformer 4': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    heads, dataset_heads, hardware_heads = _head_words()
+    heads, dataset_heads, hardware_heads, technique_heads = _head_words()
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
         if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
@@ -101,6 +103,8 @@ def decide_types(
             kind = "Dataset"
         elif kind in ("Problem", "Dataset") and last in heads:
             kind = "Technique"
+        elif kind == "Method" and last in technique_heads and " " in key:
+            kind = "Technique"  # "LLM quantization", "quantization-aware training": no one artefact
         weight[key][kind] += confidence
     known = known or {}
     decided = {}
@@ -171,16 +175,17 @@ def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normali
 
 
 @lru_cache(maxsize=1)
-def _head_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]:
+def _head_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], frozenset[str]]:
     """From ``config/normalise.toml``, read once: the key spellings of ``technique_heads`` and
     ``method_heads`` ("model", "learning", "llm"), ``dataset_heads``, the endings of a last
-    word that name a dataset ("bench", "corpus"), and ``hardware_heads``, the last words that
-    name hardware, each after a space (" gpu")."""
+    word that name a dataset ("bench", "corpus"), ``hardware_heads``, the last words that
+    name hardware, each after a space (" gpu"), and the key spellings of ``technique_heads`` alone."""
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
-    heads = frozenset(norm.surface(w) for w in [*conf.get("technique_heads", []), *conf.get("method_heads", [])])
+    techniques = frozenset(norm.surface(w) for w in conf.get("technique_heads", []))
+    heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}
     hardware = tuple(f" {h}" for h in conf.get("hardware_heads", []))
-    return heads, tuple(conf.get("dataset_heads", [])), hardware
+    return heads, tuple(conf.get("dataset_heads", [])), hardware, techniques
 
 
 def _rank(kind: str) -> int:

@@ -145,6 +145,10 @@ def test_a_concept_of_most_papers_names_no_community():
     quantization, other = name_communities("Paper", membership, G)
     assert quantization.label == "post training quantization, precision"
     assert other.label == "x"
+    # ...unless nothing else would name it
+    alone = G.subgraph(["paper:p0", "paper:p1", _key("large language model")])
+    (everything,) = name_communities("Paper", {"paper:p0": 0, "paper:p1": 0}, alone)
+    assert everything.label == "large language model"
 
 
 def test_louvain_numbers_the_largest_community_zero_and_leaves_isolated_nodes_out():

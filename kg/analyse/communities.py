@@ -177,15 +177,16 @@ def _named(
 ) -> list[Community]:
     min_inside = 2.0 if kind == "Paper" else 0.0
     grand = sum(totals.values()) or 1.0
-    # nor does a concept of most papers: "large language models" (174 of the default sample's 300)
-    # had named a community of papers on quantization beside "post-training quantization"
+    # nor does a concept of most papers, unless nothing else does: "large language models" (174 of
+    # the default sample's 300) had named a community of papers on quantization beside
+    # "post-training quantization"
     common = {c for c, w in overall.items() if w > grand / 2} if kind == "Paper" else set()
     result = []
     for number in sorted(sizes):
-        top = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
+        ranked = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
         # generic concepts ("computational cost", "experimental result") name nothing in particular
-        top = _distinct((c for c in top if not (c in G and G.nodes[c].get("generic")) and c not in common), G,
-                        label_size)  # fmt: skip
+        ranked = [c for c in ranked if not (c in G and G.nodes[c].get("generic"))]
+        top = _distinct((c for c in ranked if c not in common), G, label_size) or _distinct(ranked, G, label_size)
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))
     return result

@@ -5,8 +5,8 @@ checkout (``shared/data/keyphrases``: www and Inspec abstracts with the keywords
 chose) run through the default pipeline, then each paper's ``k`` strongest links (k = 1, 5)
 are checked for an author keyword in common (keywords keyed as concept keys are). The same
 paper-concept graph is linked with kg's weight and with variants of the weight a shared
-concept adds, all else equal (generic concepts and those in more than 10% of the papers do
-not link, as in ``kg.link.link_papers``):
+concept adds, all else equal (generic concepts, metrics and those in more than 10% of the
+papers do not link, as in ``kg.link.link_papers``):
 
 - ``idf``: ``log(1 + N / df)`` in the run (kg's weight until this bench chose the next);
 - ``specificity`` (kg's, ``kg.link.papers.concept_weights``): the concept's ``specificity``
@@ -14,7 +14,10 @@ not link, as in ``kg.link.link_papers``):
 - ``idf x specificity``, and ``idf x reference specificity`` (the reference corpora alone, a
   figure an incremental run could keep per key);
 - ``specificity + topics``: kg's weight, and concepts over 10% of the papers link too where
-  they are a topic of the collection (``kg.link.papers.linkable``: rare in the field).
+  they are a topic of the collection (``kg.link.papers.linkable``: rare in the field);
+- ``metrics link too``: that, with metrics linking papers as other concepts do (kg's until
+  metrics were left out, ``kg.link.papers.UNLINKED_TYPES``); ``linked``: the share of papers
+  with a link, both ways.
 
 Each times ``sqrt(salience in p * salience in q)``. Then topical collections, as a researcher
 gathers them: 40 papers on each of seven author keywords of a set (three draws), linked with
@@ -39,7 +42,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from kg.link.papers import linkable
+from kg.link.papers import UNLINKED_TYPES, linkable
 from kg.normalise import Normaliser
 from kg.normalise.specificity import specificity
 from kg.pipeline import load_pipeline_file, run_pipeline
@@ -73,8 +76,13 @@ VARIANTS: dict[str, Weight] = {
 }
 
 
-def strongest(G: nx.DiGraph, weight: Weight, k: int, topics: bool = False) -> dict[str, list[str]]:
-    """Each paper's ``k`` strongest links when a shared concept adds ``weight(df, N, spec) * sqrt(s_p * s_q)``."""
+def strongest(
+    G: nx.DiGraph, weight: Weight, k: int, topics: bool = False, metrics: bool = False
+) -> dict[str, list[str]]:
+    """Each paper's ``k`` strongest links when a shared concept adds ``weight(df, N, spec) * sqrt(s_p * s_q)``.
+
+    Metrics link no papers, as in kg (``UNLINKED_TYPES``), unless ``metrics``.
+    """
     papers = sorted(n for n, kind in G.nodes(data="kind") if kind == "Paper")
     row = {p: i for i, p in enumerate(papers)}
     mentions: dict[str, list[tuple[int, float]]] = {}
@@ -89,6 +97,8 @@ def strongest(G: nx.DiGraph, weight: Weight, k: int, topics: bool = False) -> di
         ok = linkable([G.nodes[c]["key"] for c in candidates], [len(mentions[c]) for c in candidates], n,
                       max_df=MAX_DF, topic_papers=200)  # fmt: skip
         concepts = [c for c, keep in zip(candidates, ok.tolist(), strict=True) if keep]
+    if not metrics:
+        concepts = [c for c in concepts if G.nodes[c].get("type") not in UNLINKED_TYPES]
     rows, cols, roots = [], [], []
     for j, c in enumerate(concepts):
         for i, s in mentions[c]:
@@ -163,6 +173,12 @@ def main() -> None:
                 result[f"specificity + topics @{k}"] = precision(
                     strongest(G, VARIANTS["specificity"], k, True), keywords
                 )
+                result[f"metrics link too @{k}"] = precision(
+                    strongest(G, VARIANTS["specificity"], k, True, metrics=True), keywords
+                )
+            for label, metrics in (("", False), (", metrics link too", True)):  # share of papers with a link
+                links = strongest(G, VARIANTS["specificity"], 1, True, metrics)
+                result[f"linked{label}"] = round(sum(bool(q) for q in links.values()) / len(links), 4)
             print(f"{name}: " + ", ".join(f"{key} {value:.3f}" for key, value in result.items()), file=sys.stderr)
             figures[name] = result
             figures[f"{name} topical"] = topical(name, records, Path(tmp), norm)

@@ -106,6 +106,14 @@ def test_a_topic_of_the_collection_links_its_papers_a_word_of_the_field_does_not
     assert link_papers(B, max_df=0.1, top_k=40, topic_papers=0).number_of_edges() == 0
 
 
+def test_papers_that_share_only_a_metric_are_not_linked():
+    # both report F1; only the two on speculative decoding are about the same thing
+    B = _graph({"a": ["f1", "speculative decoding"], "b": ["f1", "speculative decoding"], "c": ["f1", "pruning"]})
+    B.nodes["concept:f1"]["type"] = "Metric"
+    P = link_papers(B, max_df=1.0)
+    assert list(P.edges(data="shared")) == [("paper:a", "paper:b", ["speculative decoding"])]
+
+
 def test_ubiquitous_concepts_do_not_link_and_top_k_holds():
     spec = {f"p{i}": ["everywhere", f"pair{i // 2}"] for i in range(10)}
     B = _graph(spec)
@@ -155,7 +163,7 @@ def _brute_force_scores(B, *, min_shared=1, min_weight=0.0, max_df=0.1):
     # a shared concept's weight: its specificity with the run's papers pooled in
     idf = {c: specificity(d.get("key", c.removeprefix("concept:")), run_df=B.in_degree(c), run_docs=n)
            for c, d in B.nodes(data=True)
-           if d["kind"] == "Concept" and not d.get("generic")
+           if d["kind"] == "Concept" and not d.get("generic") and d.get("type") != "Metric"
            and links(d.get("key", c.removeprefix("concept:")), B.in_degree(c))}  # fmt: skip
     out = {}
     for p in papers:
@@ -185,13 +193,15 @@ def _brute_force_links(B, *, top_k=20, **settings):
 
 
 def _random_graph(rng, *, concepts: int):
-    """40 papers of up to 6 of ``concepts`` concepts, random saliences, 3 concepts generic: (spec, graph)."""
+    """40 papers of up to 6 of ``concepts`` concepts, random saliences, 3 concepts generic, 2 metrics: (spec, graph)."""
     spec = {f"p{i:02d}": rng.sample([f"c{j}" for j in range(concepts)], rng.randint(0, 6)) for i in range(40)}
     B = _graph(spec)
     for _, _, d in B.edges(data=True):
         d["salience"] = rng.choice([0.1, 0.25, 0.5, 1.0])
     for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 3):
         B.nodes[c]["generic"] = True
+    for c in rng.sample([n for n, k in B.nodes(data="kind") if k == "Concept"], 2):
+        B.nodes[c]["type"] = "Metric"
     return spec, B
 
 

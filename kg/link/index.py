@@ -30,7 +30,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from kg.link.papers import concept_weights
+from kg.link.papers import UNLINKED_TYPES, concept_weights
 from kg.link.papers import linkable as papers_linkable
 
 
@@ -54,7 +54,7 @@ class LinkIndex:
 
     def __init__(self, papers: list[str], concepts: list[str], indptr: np.ndarray, indices: np.ndarray,
                  topk: np.ndarray, nbr: np.ndarray, salience: np.ndarray | None = None,
-                 generic: set[str] | None = None) -> None:  # fmt: skip
+                 generic: set[str] | None = None, unlinked: set[str] | None = None) -> None:  # fmt: skip
         self.papers = papers
         self.concepts = concepts
         self.indptr = indptr.astype(np.int64)
@@ -63,6 +63,8 @@ class LinkIndex:
         self.salience = np.ones(len(indices)) if salience is None else salience.astype(float)
         #: Generic concepts, which link no papers and co-occur with nothing.
         self.generic = set(generic or ())
+        #: Concepts of a type that links no papers (metrics, ``UNLINKED_TYPES``), which co-occur.
+        self.unlinked = set(unlinked or ())
         #: ``topk[i]``: paper i's ``top_k`` strongest link weights, descending (ties: the other
         #: paper's id ascending), padded with -inf; ``nbr[i]``: those papers' rows, padded with -1.
         self.topk = topk
@@ -105,7 +107,8 @@ class LinkIndex:
         topk[ends[kept], place[kept]] = weights[kept]
         nbr[ends[kept], place[kept]] = others[kept]
         generic = {c for c in concepts if G.nodes[c].get("generic")}
-        return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic)
+        unlinked = {c for c in concepts if G.nodes[c].get("type") in UNLINKED_TYPES}
+        return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic, unlinked)
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -113,7 +116,8 @@ class LinkIndex:
         folder.mkdir(parents=True, exist_ok=True)
         np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
                  salience=self.salience)  # fmt: skip
-        nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic)}
+        nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic),
+                 "unlinked": sorted(self.unlinked)}  # fmt: skip
         (folder / "nodes.json").write_text(json.dumps(nodes, ensure_ascii=False), encoding="utf-8")
 
     @classmethod
@@ -121,7 +125,7 @@ class LinkIndex:
         arrays = np.load(folder / "index.npz")
         nodes = json.loads((folder / "nodes.json").read_text(encoding="utf-8"))
         return cls(nodes["papers"], nodes["concepts"], arrays["indptr"], arrays["indices"], arrays["topk"],
-                   arrays["nbr"], arrays["salience"], set(nodes["generic"]))  # fmt: skip
+                   arrays["nbr"], arrays["salience"], set(nodes["generic"]), set(nodes["unlinked"]))  # fmt: skip
 
     # -- adding papers ---------------------------------------------------------------------
 
@@ -147,6 +151,8 @@ class LinkIndex:
         self.generic = (self.generic - {c for c in mentioned if not B.nodes[c].get("generic")}) | {
             c for c in added if B.nodes[c].get("generic")
         }
+        # the new papers' graph carries each concept's type (a stored concept keeps its own)
+        self.unlinked = (self.unlinked - mentioned) | {c for c in mentioned if B.nodes[c].get("type") in UNLINKED_TYPES}
         postings = [sorted((col[c], _salience(B, p, c)) for c in B.successors(p)) for p in new]
         rows = [[j for j, _ in r] for r in postings]
         self.papers += new
@@ -174,7 +180,7 @@ class LinkIndex:
         n = X.shape[0]
         k = self.topk.shape[1]
         specific = np.ones(len(df), dtype=bool)
-        specific[[j for j, c in enumerate(self.concepts) if c in self.generic]] = False
+        specific[[j for j, c in enumerate(self.concepts) if c in self.generic or c in self.unlinked]] = False
         linkable = specific & (df >= 2)
         maybe = np.flatnonzero(linkable)
         keys = [self.concepts[j].removeprefix("concept:") for j in maybe]

@@ -171,6 +171,8 @@ class GenericTerms:
     adjectives: frozenset[str] = frozenset()
     #: Those and the ends of compound adjectives ("end-to-end", "zero-shot"): no name ends in one.
     adjective_ends: frozenset[str] = frozenset()
+    #: Names of the whole field ("machine learning", "deep learning"): generic however written.
+    fields: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -184,7 +186,14 @@ class GenericTerms:
         >>> g = GenericTerms(frozenset(), kind_heads=frozenset({"framework"}), property_words=frozenset({"free"}))
         >>> g.is_generic("training free framework"), g.is_generic("free framework")
         (True, False)
+
+        The names of the whole field are generic whatever their words, acronym or gazetteer name:
+
+        >>> GenericTerms(frozenset(), fields=frozenset({"deep learning"})).is_generic("deep learning", forms=["DL"])
+        True
         """
+        if key in self.fields:
+            return True
         words = key.split()
         if not words or key in self.known:
             return False
@@ -211,10 +220,11 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
+        fields = [str(w) for w in conf.get("fields", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
-            f", property_words, prefix_words, adjectives and adjective_ends ({exc})"
+            f", property_words, prefix_words, adjectives, adjective_ends and fields ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -225,7 +235,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in modifiers),
                         frozenset(norm.surface(w) for w in prefixes),
                         frozenset(norm.surface(w) for w in adjectives),
-                        frozenset(norm.surface(w) for w in [*adjectives, *compound_ends]))  # fmt: skip
+                        frozenset(norm.surface(w) for w in [*adjectives, *compound_ends]),
+                        frozenset(norm.surface(w) for w in fields))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

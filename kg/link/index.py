@@ -181,14 +181,15 @@ class LinkIndex:
         k = self.topk.shape[1]
         specific = np.ones(len(df), dtype=bool)
         specific[[j for j, c in enumerate(self.concepts) if c in self.generic or c in self.unlinked]] = False
-        linkable = specific & (df >= 2)
-        maybe = np.flatnonzero(linkable)
+        maybe = np.flatnonzero(specific & (df >= 2))  # (most concepts are in one paper: no key needed)
         keys = [self.concepts[j].removeprefix("concept:") for j in maybe]
-        linkable[maybe] = papers_linkable(keys, df[maybe].tolist(), n, max_df=max_df, topic_papers=topic_papers)
+        ok = papers_linkable(keys, df[maybe].tolist(), n, max_df=max_df, topic_papers=topic_papers)
+        linkable = np.zeros(len(df), dtype=bool)
+        linkable[maybe[ok]] = True
         weights = np.zeros(len(df))
-        linked = np.flatnonzero(linkable)
-        keys = [self.concepts[j].removeprefix("concept:") for j in linked]
-        weights[linked] = concept_weights(keys, df[linked].tolist(), n)
+        linked = maybe[ok]
+        weights[linked] = concept_weights([k for k, keep in zip(keys, ok.tolist(), strict=True) if keep],
+                                          df[linked].tolist(), n)  # fmt: skip
         XL = (X @ sp.diags(linkable.astype(float))).tocsr()
         XL.eliminate_zeros()
         XT = XL.T.tocsr()

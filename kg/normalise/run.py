@@ -287,27 +287,22 @@ class _Rekey:
         key = _expand_acronyms(m, self.acronyms, own, self.norm)
         if key and key != m.concept:
             rules[ACRONYM] += 1
-        key = key or m.concept
-        folded = self.closed.get(key.replace(" ", ""), key)
-        if folded != key:
-            rules[COMPOUND] += 1
-        plain = self._unbased(folded)
-        if plain != folded:
-            rules[BASED] += 1
-        turned = self._inverted(plain)
-        if turned != plain:
-            rules[INVERTED] += 1
-        stripped = self._strip_head(turned)
-        if stripped != turned:
-            rules[HEAD] += 1
-        bare = self._strip_class(stripped)
-        if bare != stripped:
-            rules[CLASS] += 1
-        return bare
+        return self.key(key or m.concept, rules)
 
-    def key(self, key: str) -> str:
-        key = self._unbased(self.closed.get(key.replace(" ", ""), key))
-        return self._strip_class(self._strip_head(self._inverted(key)))
+    def key(self, key: str, rules: Counter[str] | None = None) -> str:
+        """``key`` through the rules that follow the acronyms', in order, counting in ``rules`` each that changed it."""
+        steps = ((COMPOUND, self._closed), (BASED, self._unbased), (INVERTED, self._inverted),
+                 (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
+        for rule, step in steps:
+            changed = step(key)
+            if rules is not None and changed != key:
+                rules[rule] += 1
+            key = changed
+        return key
+
+    def _closed(self, key: str) -> str:
+        """The run's spelling of a compound: "auto regressive" -> "autoregressive"."""
+        return self.closed.get(key.replace(" ", ""), key)
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")

@@ -103,6 +103,9 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("adaptation", ["Adaptation"]),
         ("benchmark dataset", ["benchmark datasets"]),
         ("pretrained model", ["pre-trained models", "pretrained models"]),
+        ("limited data", ["limited data"]),
+        ("curated dataset", ["curated datasets"]),
+        ("reliability", ["reliability"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):
@@ -141,6 +144,8 @@ def test_general_academic_phrasings_are_generic(key, forms):
         ("edge deployment", ["edge deployment"]),
         ("bayesian optimization", ["Bayesian optimization"]),
         ("domain adaptation", ["domain adaptation"]),
+        ("synthetic data", ["synthetic data"]),
+        ("labeled data", ["labeled data"]),
         ("pretrained language model", ["pre-trained language models", "PLMs"]),
     ],
 )

@@ -272,6 +272,25 @@ def test_a_corpus_too_big_to_draw_opens_as_a_map_of_named_communities(runs, brow
     assert log.errors == []
 
 
+@pytest.mark.parametrize("run", ["default", "arxiv"])
+def test_an_opened_community_names_its_concepts_first(runs, browser, run):
+    """Opened, a community shows the concepts it is named by: the default page's "knowledge
+    distillation, student models, teacher model" had labelled 14 paper titles and "layer role",
+    "creation time", but none of those three, crowded out at its centre by its papers."""
+    page, log = open_page(browser, runs[run]["graph"])
+    summary = page.evaluate("kgNodes.get({filter: n => n.summary}).sort((a, b) => a.rank - b.rank)")
+    for community in summary[:3]:
+        page.select_option("#community-filter", value=str(community["community"]))
+        page.evaluate(REDRAW)
+        names = community["name"].split(", ")
+        drawn = page.evaluate("kgLabels.map(b => kgNodes.get(b.id).name)")
+        assert names[0] in drawn, (names, drawn)
+        # at the fitted zoom its concepts are labelled before its papers
+        kinds = page.evaluate("kgLabels.map(b => kgNodes.get(b.id).kind)")
+        assert "Paper" not in kinds[:3], (drawn, kinds)
+    assert log.errors == []
+
+
 def test_the_panel_stays_under_the_bar_when_the_window_narrows(runs, browser):
     """The bar wraps to more lines in a narrower window: the legend's first line stays in sight."""
     page, log = open_page(browser, runs["default"]["graph"])

@@ -127,8 +127,13 @@ def write_html(
     else:
         pos = layout(H, seed=seed, score=score)
     order = sorted(H.nodes, key=lambda n: (-score[n], str(n)))
-    rank = {n: i + len(summary) for i, n in enumerate(order)}
     centre = H.graph.get("centre")
+    labelled = order
+    if "Paper" in kinds and len(kinds) > 1 and centre is None:
+        # papers and their concepts: the concepts are labelled first (what a community is about, in
+        # a few words), then the papers' titles where room is left; a stable sort keeps each by score
+        labelled = sorted(order, key=lambda n: H.nodes[n].get("kind") == "Paper")
+    rank = {n: i + len(summary) for i, n in enumerate(labelled)}
     if centre in rank:  # the ego view's centre is labelled first
         rank[centre] = -1
     net = Network(height="100%", width="100%", cdn_resources="in_line")

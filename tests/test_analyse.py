@@ -151,6 +151,21 @@ def test_a_concept_of_most_papers_names_no_community():
     assert everything.label == "large language model"
 
 
+def test_a_metric_names_a_community_last():
+    """The arXiv sample's concept map named a community "accuracy, transformer, convolutional neural
+    networks", and a map of papers "web agents, success rates": a metric says how work is scored."""
+    G = nx.DiGraph()
+    mentions = {"success rate": range(5), "web agent": range(4), "x": range(5, 10)}
+    for name, papers in mentions.items():
+        G.add_node(
+            _key(name), kind="Concept", name=name, key=name, type="Metric" if name == "success rate" else "Method"
+        )
+        G.add_edges_from(((f"paper:p{i}", _key(name)) for i in papers), rel="MENTIONS")
+    membership = {f"paper:p{i}": 0 if i < 5 else 1 for i in range(10)}
+    agents, _ = name_communities("Paper", membership, G)
+    assert agents.label == "web agent, success rate"
+
+
 def test_louvain_numbers_the_largest_community_zero_and_leaves_isolated_nodes_out():
     H = nx.Graph()
     nx.add_path(H, ["s1", "s2"])

@@ -186,6 +186,9 @@ def _named(
         ranked = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
         # generic concepts ("computational cost", "experimental result") name nothing in particular
         ranked = [c for c in ranked if not (c in G and G.nodes[c].get("generic"))]
+        # a metric says how the work is scored, not what it is about: it names a community last
+        # ("accuracy, transformer, convolutional neural networks" had named the arXiv sample's)
+        ranked.sort(key=lambda c: c in G and G.nodes[c].get("type") == "Metric")
         top = _distinct((c for c in ranked if c not in common), G, label_size) or _distinct(ranked, G, label_size)
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))

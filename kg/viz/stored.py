@@ -104,13 +104,13 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
 
 def _paper_communities(run: Run) -> tuple[dict[int, int], list[list[Any]]]:
     """The stored communities of papers: community -> its papers, and the rows (community, concept key,
-    name, generic, n): n papers of the community mention the concept. Counted in the store."""
+    name, generic, type, n): n papers of the community mention the concept. Counted in the store."""
     sizes = {int(k): int(n) for k, n in run("MATCH (p:Paper) WHERE p.community >= 0 RETURN p.community, count(*)", {})}
     if not sizes:
         return {}, []
     mentions = run(
         "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 "
-        "RETURN p.community, c.key, c.name, c.generic, count(*)",
+        "RETURN p.community, c.key, c.name, c.generic, c.type, count(*)",
         {},
     )
     return sizes, mentions
@@ -122,9 +122,9 @@ def _paper_labels(sizes: dict[int, int], mentions: list[list[Any]]) -> dict[int,
         return {}
     counts: dict[int, dict[str, int]] = defaultdict(dict)
     concepts = nx.DiGraph()
-    for k, key, name, generic, n in mentions:
+    for k, key, name, generic, kind, n in mentions:
         counts[k][concept_node(key)] = n
-        concepts.add_node(concept_node(key), key=key, name=name, generic=bool(generic))
+        concepts.add_node(concept_node(key), key=key, name=name, generic=bool(generic), type=kind)
     return {c.number: c.label for c in name_paper_communities(counts, sizes, concepts)}
 
 

@@ -173,6 +173,10 @@ def test_a_cookbook_table_is_drawn_the_same_from_both_stores(sample_run, neo4j_s
     args = {"paper": params["paper"], "limit": 10}
     rows = query_embedded(out / "kg.lbug", cookbook.load("related_papers", "ladybug").text, args).rows
     from_embedded = graph_from_rows(rows, G, params=args)
+    # what they share are research concepts, as for a paper link: no metric, nothing generic
+    concept = {d["name"]: d for _, d in G.nodes(data=True) if d.get("kind") == "Concept"}
+    shared = {name for row in rows for name in row[3]}
+    assert shared and not any(concept[n].get("generic") or concept[n]["type"] == "Metric" for n in shared)
     rows = query_neo4j(neo4j_sample, cookbook.load("related_papers", "neo4j").text, args).rows
     from_neo4j = graph_from_rows(rows, G, params=args)
     papers = {n for n in from_embedded if n.startswith("paper:")}

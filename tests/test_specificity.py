@@ -92,7 +92,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("generalizability", ["generalizability"]),
         ("real world deployment", ["real-world deployment"]),
         ("data collection", ["data collection"]),
-        # names of the whole field, however written: on the same sample they were all 2,608 of
+        # names of the whole field, however written: on the same sample they were all 2,199 of
         # 20,943 paper links shared ("AI, Global Governance, and Digital Sovereignty" and
         # "Insights into DeepSeek-V3: Scaling Challenges and Reflections on Hardware for AI")
         ("artificial intelligence", ["artificial intelligence", "AI"]),

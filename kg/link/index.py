@@ -184,10 +184,10 @@ class LinkIndex:
         maybe = np.flatnonzero(specific & (df >= 2))  # (most concepts are in one paper: no key needed)
         keys = [self.concepts[j].removeprefix("concept:") for j in maybe]
         ok = papers_linkable(keys, df[maybe].tolist(), n, max_df=max_df, topic_papers=topic_papers)
-        linkable = np.zeros(len(df), dtype=bool)
-        linkable[maybe[ok]] = True
-        weights = np.zeros(len(df))
         linked = maybe[ok]
+        linkable = np.zeros(len(df), dtype=bool)
+        linkable[linked] = True
+        weights = np.zeros(len(df))
         weights[linked] = concept_weights([k for k, keep in zip(keys, ok.tolist(), strict=True) if keep],
                                           df[linked].tolist(), n)  # fmt: skip
         XL = (X @ sp.diags(linkable.astype(float))).tocsr()

@@ -282,6 +282,9 @@ class _Rekey:
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
         self.general = generic_terms()
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
+        #: The rules after the acronyms', in the order they apply, each with the name the report counts it by.
+        self._steps = ((COMPOUND, self._closed), (BASED, self._unbased), (INVERTED, self._inverted),
+                       (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
         key = _expand_acronyms(m, self.acronyms, own, self.norm)
@@ -291,9 +294,7 @@ class _Rekey:
 
     def key(self, key: str, rules: Counter[str] | None = None) -> str:
         """``key`` through the rules that follow the acronyms', in order, counting in ``rules`` each that changed it."""
-        steps = ((COMPOUND, self._closed), (BASED, self._unbased), (INVERTED, self._inverted),
-                 (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
-        for rule, step in steps:
+        for rule, step in self._steps:
             changed = step(key)
             if rules is not None and changed != key:
                 rules[rule] += 1

@@ -61,6 +61,27 @@ def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):
 @pytest.mark.parametrize(
     ("text", "key"),
     [
+        # held-out arXiv ML abstracts: how many and what sort of GPU, each a concept of its own
+        ("2,048 NVIDIA H800 GPUs", "nvidia h800 gpu"),
+        ("8K Ascend NPUs", "ascend npu"),
+        ("multiple high-end GPUs", "gpu"),
+        ("bandwidth-constrained GPUs", "gpu"),
+        ("single-core CPU", "cpu"),  # the ACL corpus
+        ("NVIDIA A100-80GB GPU", "nvidia a100 gpu"),
+        ("4 A100 GPUs", "a100 gpu"),
+        # which hardware stays; no hardware, no change
+        ("multi-instance GPU", "multi instance gpu"),
+        ("high-end GPU clusters", "high end gpu cluster"),
+        ("multiple languages", "multiple language"),
+    ],
+)
+def test_hardware_is_keyed_by_which_not_how_many(norm, text, key):
+    assert norm.key(text) == key
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
         ("CIFAR-10 and", "cifar 10"),
         ("learning a", "learning"),
         ("Recognition of proper nouns in", "recognition of proper noun"),
@@ -252,6 +273,21 @@ def test_a_metric_keeps_its_acronym_whatever_an_abstract_defines(long):
         _paper("b", "BLEU improves by 2 points; the BLEU score is 30.", ("BLEU", "bleu"), ("BLEU score", "bleu")),
     )  # fmt: skip
     assert keys == {"a": ["bleu", "bleu"], "b": ["bleu", "bleu"]}
+
+
+def test_a_known_metric_is_defined_for_the_run_only_as_a_metric():
+    # the ACL corpus: one abstract's "COMmonsEnse Transformers (COMET)" keyed the MT metric COMET,
+    # written bare in 106 mentions, "commonsense transformer"; "TER" is still translation edit rate
+    keys, _, _ = _run(
+        _paper("a", "We train COMmonsEnse Transformers (COMET) on ATOMIC.",
+               ("COMmonsEnse Transformers (COMET)", "commonsense transformer")),
+        _paper("b", "Translation edit rate (TER) is a metric.",
+               ("Translation edit rate (TER)", "translation edit rate")),
+        _paper("c", "We report COMET and TER.", ("COMET", "comet"), ("TER", "ter")),
+        metrics=frozenset({"comet", "ter", "bleu"}),
+    )  # fmt: skip
+    assert keys == {"a": ["commonsense transformer"], "b": ["translation edit rate"],
+                    "c": ["comet", "translation edit rate"]}  # fmt: skip
 
 
 def test_no_definition_expands_an_acronym_an_alias_names_a_concept_by():
@@ -565,6 +601,17 @@ def test_x_of_y_is_y_x_where_the_run_says_so():
     assert keys["a"] == ["large language model inference", "knowledge distillation"]
     assert keys["c"] == ["mixture of experts", "bag of words", "analysis of variance"]
     assert rules["of inverted"] == 2
+
+
+def test_x_of_y_stays_where_the_run_writes_it_so_more_often():
+    # the ACL corpus: a few "thought chains" made "chain of thought" (CoT, 97 papers) "thought chain"
+    keys, rules, _ = _run(
+        _paper("a", "Chain-of-thought prompting helps.", ("Chain-of-thought", "chain of thought")),
+        _paper("b", "We elicit a chain of thought.", ("chain of thought", "chain of thought")),
+        _paper("c", "Each thought chain is scored.", ("thought chain", "thought chain")),
+    )  # fmt: skip
+    assert keys == {"a": ["chain of thought"], "b": ["chain of thought"], "c": ["thought chain"]}
+    assert rules["of inverted"] == 0
 
 
 def test_an_aliased_acronym_is_read_inside_longer_mentions():

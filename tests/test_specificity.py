@@ -106,6 +106,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("limited data", ["limited data"]),
         ("curated dataset", ["curated datasets"]),
         ("reliability", ["reliability"]),
+        ("sub task", ["sub-tasks", "Subtask"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):

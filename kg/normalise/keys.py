@@ -29,6 +29,9 @@ _MAX_PASSES = 8
 #: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
 #: A model's size alone ("7B", "1.5B", "8x7B", "128K"): no concept.
+#: A count of things: "2", "048" (of "2,048"), "8k"; an amount of memory: "80gb".
+_COUNT = re.compile(r"\d+[kx]?")
+_MEMORY = re.compile(r"\d+gb")
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[kmbt]")
 #: The same run of two or more words on both sides of a dash: "Indian language-Indian language
 #: translation" (between two of that kind) keys as "indian language translation".
@@ -96,6 +99,9 @@ class Normaliser:
         self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))
+        self.metric_ends = frozenset(conf.get("metric_ends", []))
+        self.hardware_heads = tuple(f" {h}" for h in conf.get("hardware_heads", []))
+        self.hardware_modifiers = frozenset(conf.get("hardware_modifiers", []))
         self.process_heads = frozenset(conf.get("process_heads", []))
         self.class_heads = tuple(conf.get("class_heads", []))
         self.inverted = tuple(conf.get("inverted_prepositions", []))
@@ -157,6 +163,12 @@ class Normaliser:
             start += 1
         while end - start > 1 and (words[end - 1] in self.function or not words[end - 1].strip(_EDGE_PUNCT)):
             end -= 1
+        if self.hardware_heads and f" {' '.join(words[start:end])}".endswith(self.hardware_heads):
+            # "2 048 nvidia h800 gpu", "multiple high end gpu": how many and what sort, not which
+            while end - start > 1 and (words[start] in self.hardware_modifiers or _COUNT.fullmatch(words[start])):
+                start += 1
+            words = [w for w in words[start:end] if not _MEMORY.fullmatch(w)]  # "a100 80gb gpu"
+            start, end = 0, len(words)
         out = words[start:end]
         if out:
             out[0] = out[0].lstrip(_EDGE_PUNCT) or out[0]

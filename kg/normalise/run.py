@@ -5,13 +5,16 @@ Six rules, each a table built from the whole run and applied with dict lookups:
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
   definition always wins for it. Of several long forms, the most frequent one whose initials
-  spell the short form is taken (then the most frequent, then the first in sort order).
+  spell the short form is taken (then the most frequent, then the first in sort order). A known
+  metric ("COMET") is defined for the run only as a metric (``metric_ends``): one paper's
+  "COMmonsEnse Transformers (COMET)" does not rename the metric of every other.
 - compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
   "data-set"); the key is the most frequent form, then the closed one.
 - "X based Y": "X Y" where X is a name of the run (as for generic heads, below) and "X Y" is a
   concept of it ("MoE-based LLMs" are MoE LLMs; "aspect-based sentiment analysis" stays).
-- "X of Y": "Y X" where that is a concept of the run (``inverted_prepositions``): "inference of
-  LLMs" is LLM inference; "mixture of experts" stays.
+- "X of Y": "Y X" where that is a concept of the run at least as frequent
+  (``inverted_prepositions``): "inference of LLMs" is LLM inference; "mixture of experts" and
+  "chain of thought" stay (a few "thought chains" do not turn the ACL corpus's hundreds).
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
   a one-word "X" (however the run spells it: "auto regressive" is "autoregressive") must be
@@ -189,7 +192,7 @@ def normalise_run(
     """
     norm = normaliser or Normaliser()
     papers = list(papers)
-    tables = tables or run_tables(papers, extractions, normaliser=norm)
+    tables = tables or run_tables(papers, extractions, normaliser=norm, metrics=metrics)
     defined = tables.defined if tables.defined is not None else _defined_by_paper(papers, norm)
     rekey = _Rekey(norm, tables, known, stored or RunTables(), metrics)
     rules: Counter[str] = Counter()
@@ -221,8 +224,12 @@ def run_tables(
     *,
     normaliser: Normaliser | None = None,
     prior: RunTables | None = None,
+    metrics: frozenset[str] = frozenset(),
 ) -> RunTables:
     """The run-wide tables of ``papers``, added to those of a ``prior`` run's papers.
+
+    ``metrics`` are the keys of known metrics (the gazetteer's): the run defines one only as a
+    metric, a known one or a long form that ends in a word of ``metric_ends``.
 
     >>> ps = [Paper(str(i), "", text) for i, text in enumerate(["dataset", "data set", "data-set"])]
     >>> xs = [Extraction(p.id, [Mention(p.abstract, "Dataset", 0, 8, "", "uses", "data set")]) for p in ps[1:]]
@@ -238,6 +245,8 @@ def run_tables(
             # an alias decides for its short form ("LLM"), and one that forbids a definition
             # keys the short form as itself: nothing to share
             if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
+                if norm.key(short) in metrics and key not in metrics and key.rpartition(" ")[2] not in norm.metric_ends:
+                    continue  # "COMmonsEnse Transformers (COMET)" is no name for the metric COMET
                 definitions[short][key] += 1
     tables = RunTables({s: dict(d) for s, d in definitions.items()})
     acronyms = tables.acronyms
@@ -282,6 +291,7 @@ class _Rekey:
         self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
         self.general = generic_terms()
         self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
+        self.counts = tables.counts  # (a stored run's included)
         #: The rules after the acronyms', in the order they apply, each with the name the report counts it by.
         self._steps = ((COMPOUND, self._closed), (BASED, self._unbased), (INVERTED, self._inverted),
                        (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
@@ -330,14 +340,21 @@ class _Rekey:
         return key
 
     def _inverted(self, key: str) -> str:
-        """ "X of Y" is "Y X" where that is a concept of the run: "inference of large language model"
-        -> "large language model inference"; "mixture of experts" stays."""
+        """ "X of Y" is "Y X" where that is a concept of the run at least as frequent: "inference of large
+        language model" -> "large language model inference"; "mixture of experts" and "chain of thought"
+        (a few "thought chains" in the run) stay."""
         for prep in self.norm.inverted:
             before, sep, after = key.partition(f" {prep} ")
             if sep and before and after:
                 turned, _ = self._fold(f"{after} {before}")
-                return turned if turned in self.targets and not self.norm.is_generic(turned) else key
+                if turned in self.targets and not self.norm.is_generic(turned) and self._more(turned, key):
+                    return turned
+                return key
         return key
+
+    def _more(self, key: str, than: str) -> bool:
+        """Whether the run has ``key`` (or the gazetteer knows it) at least as often as ``than``, in its spelling."""
+        return key in self.known or self.counts.get(self._closed(key), 0) >= self.counts.get(self._closed(than), 0)
 
     def _fold(self, rest: str) -> tuple[str, bool]:
         """``rest`` (the start of a key) in the run's spelling, and whether it is one word however the

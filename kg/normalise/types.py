@@ -25,14 +25,18 @@ that ends in a technique word names a family, not one artefact: its Method votes
 ("LLM quantization", "quantization-aware training"). A key whose last word ends in a
 dataset word (``dataset_heads``: "MT-Bench", "ToolBench", "retrieval benchmark", "German corpus")
 names a dataset: all its votes go to Dataset, and a key that ends in a word of ``hardware_heads``
-("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to Hardware.
+("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to Hardware. A key the gazetteer
+does not know that ends in a word of ``problem_words`` is a Problem: a property of models that
+research studies ("fairness", "gender bias", "AI safety"), which the NER reads as a metric or as
+another term ("gender bias" was a Technique in 401 mentions on the ACL corpus), unless it ends in
+one of ``not_problems`` ("differential privacy").
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
@@ -95,6 +99,7 @@ def decide_types(
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     heads, dataset_heads, hardware_heads, technique_heads = _head_words()
+    studied = _studied()
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
         if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
@@ -121,6 +126,9 @@ def decide_types(
             continue
         if prior in DECISIVE:
             decided[key] = prior
+            continue
+        if prior is None and studied(key):
+            decided[key] = "Problem"
             continue
         if prior is not None:
             by_type[prior] += PRIOR_MIN + PRIOR_SHARE * sum(by_type.values())
@@ -186,6 +194,17 @@ def _head_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], fro
     heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}
     hardware = tuple(f" {h}" for h in conf.get("hardware_heads", []))
     return heads, tuple(conf.get("dataset_heads", [])), hardware, techniques
+
+
+@lru_cache(maxsize=1)
+def _studied() -> Callable[[str], bool]:
+    """Whether a key names a property of models that research studies (``problem_words`` of
+    ``config/normalise.toml``, but not ``not_problems``): "gender bias" yes, "inductive bias" no."""
+    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    norm = Normaliser()
+    words = frozenset(norm.surface(w) for w in conf.get("problem_words", []))
+    not_problems = tuple(f" {norm.surface(w)}" for w in conf.get("not_problems", []))
+    return lambda key: key.rpartition(" ")[2] in words and not f" {key}".endswith(not_problems)
 
 
 def _rank(kind: str) -> int:

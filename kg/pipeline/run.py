@@ -345,9 +345,11 @@ def normalise_stage(run: _Run) -> int:
     """
     out, report, update = run.spec.outputs, run.report, run.update
     papers = update.new if update else run.papers
-    run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None)
-    stored = update.tables if update else None
     gazetteer = load_gazetteer()
+    run.tables = run_tables(
+        papers, run.extractions, prior=update.tables if update else None, metrics=gazetteer.keys_of("Metric")
+    )
+    stored = update.tables if update else None
     run.extractions, rules = normalise_run(
         papers, run.extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"), tables=run.tables,
         stored=stored,

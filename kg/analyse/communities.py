@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from kg.link.papers import UNLINKED_TYPES
+
 
 @dataclass(frozen=True, slots=True)
 class Community:
@@ -188,7 +190,7 @@ def _named(
         ranked = [c for c in ranked if not (c in G and G.nodes[c].get("generic"))]
         # a metric says how the work is scored, not what it is about: it names a community last
         # ("accuracy, transformer, convolutional neural networks" had named the arXiv sample's)
-        ranked.sort(key=lambda c: c in G and G.nodes[c].get("type") == "Metric")
+        ranked.sort(key=lambda c: c in G and G.nodes[c].get("type") in UNLINKED_TYPES)
         top = _distinct((c for c in ranked if c not in common), G, label_size) or _distinct(ranked, G, label_size)
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))

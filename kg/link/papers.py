@@ -16,7 +16,9 @@ BLOCK = 2000
 #: A concept in at most this share of the reference abstracts is no word of the whole field.
 TOPIC_REFERENCE_RATE = 0.02
 #: Concepts of these types link no papers: two papers that both report F1 or a success rate are no
-#: closer for it (of 20,943 links on 2,000 arXiv ML abstracts, 1,290 shared metrics alone).
+#: closer for it (of 20,943 links on 2,000 arXiv ML abstracts, 1,290 shared metrics alone). Nor do
+#: they name a community before a concept of another type (:func:`kg.analyse.name_communities`),
+#: or count in the cookbook's ``related_papers``.
 UNLINKED_TYPES = frozenset({"Metric"})
 
 

@@ -125,7 +125,7 @@ def _types(extractions):
         ("structural similarity index measure", "Metric"),
         ("nvidia h100 gpu", "Hardware"),
         ("a100", "Hardware"),
-        ("central processing unit", "Hardware"),
+        ("cpu", "Hardware"),
         ("quantization aware training", "Technique"),
         ("llm quantization", "Technique"),  # (one paper: the run-wide rules do not expand "LLM")
     ],

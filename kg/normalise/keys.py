@@ -195,12 +195,13 @@ class Normaliser:
 
     def is_generic(self, key: str) -> bool:
         """True for keys that are not concepts: empty, stop-listed, only stop and function words ("and",
-        "into"), or a size ("7b", "8x7b": the default sample had "7B" from "models from 7B to 32B
-        parameters" as a Dataset)."""
+        "into"), a framing word alone ("enhancing", "detecting"), or a size ("7b", "8x7b": the default
+        sample had "7B" from "models from 7B to 32B parameters" as a Dataset)."""
         words = key.split()
         return (
             not words
             or key in self.stop
+            or key in self.framing
             or all(w in self.stop or w in self.function for w in words)
             or not any(c.isalpha() for c in key)
             or _SIZE.fullmatch(key) is not None

@@ -28,10 +28,10 @@ _EDGE_PUNCT = " .,;:'\"/&"
 _MAX_PASSES = 8
 #: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
-#: A model's size alone ("7B", "1.5B", "8x7B", "128K"): no concept.
 #: A count of things: "2", "048" (of "2,048"), "8k"; an amount of memory: "80gb".
 _COUNT = re.compile(r"\d+[kx]?")
 _MEMORY = re.compile(r"\d+gb")
+#: A model's size alone ("7B", "1.5B", "8x7B", "128K"): no concept.
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[kmbt]")
 #: The same run of two or more words on both sides of a dash: "Indian language-Indian language
 #: translation" (between two of that kind) keys as "indian language translation".
@@ -195,7 +195,7 @@ class Normaliser:
 
     def is_generic(self, key: str) -> bool:
         """True for keys that are not concepts: empty, stop-listed, only stop and function words ("and",
-        "into"), a framing word alone ("enhancing", "detecting"), or a size ("7b", "8x7b": the default
+        "into"), a framing word alone ("enhancing", "leveraging"), or a size ("7b", "8x7b": the default
         sample had "7B" from "models from 7B to 32B parameters" as a Dataset)."""
         words = key.split()
         return (

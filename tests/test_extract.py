@@ -292,10 +292,11 @@ def test_a_verb_that_frames_a_concept_leaves_its_mention(nlp):
     found, rules = _spans(nlp, text, [("Task", "Accelerating LLM Inference"), ("Method", "leveraging LoRA")])
     assert found == [("LLM Inference", "llm inference"), ("LoRA", "lora")]  # (the run expands LLM)
     assert rules == {"framing word": 2}
-    # alone, or as the name's own first word, it stays
+    # as the name's own first word it stays; alone it is no concept ("Enhancing" had been one of 3
+    # of 2,000 arXiv ML papers)
     found, _ = _spans(nlp, "Boosting algorithms and accelerating.", [("Method", "Boosting algorithms"),
                                                                       ("Task", "accelerating")])  # fmt: skip
-    assert [t for t, _ in found] == ["Boosting algorithms", "accelerating"]
+    assert [t for t, _ in found] == ["Boosting algorithms"]
 
 
 def test_coordinations_split_into_their_concepts(nlp):

@@ -21,6 +21,7 @@ import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pyvis.network import Network
 
+from kg.link.papers import UNLINKED_TYPES
 from kg.outputs import write_text
 from kg.viz.layout import grouped_layout, layout
 from kg.viz.overview import NONE, OVERVIEW_NODES, Overview, coarsen, map_of_view, overview, paper_groups
@@ -131,8 +132,17 @@ def write_html(
     labelled = order
     if "Paper" in kinds and len(kinds) > 1 and centre is None:
         # papers and their concepts: the concepts are labelled first (what a community is about, in
-        # a few words), then the papers' titles where room is left; a stable sort keeps each by score
-        labelled = sorted(order, key=lambda n: H.nodes[n].get("kind") == "Paper")
+        # a few words), those that name a community before the others, in the order they name it,
+        # and metrics last ("accuracy", "F1" and then "transformer" had crowded out "convolutional
+        # neural networks", the first name of a community of the arXiv sample), then the papers'
+        # titles where room is left; a stable sort keeps each by score
+        naming: dict[str, int] = {}
+        for name in names.values():
+            for i, part in enumerate(name.split(", ")):
+                naming[part] = min(i, naming.get(part, i))
+        labelled = sorted(order, key=lambda n: (H.nodes[n].get("kind") == "Paper",
+                                                 naming.get(H.nodes[n].get("name"), len(naming)),
+                                                 H.nodes[n].get("type") in UNLINKED_TYPES))  # fmt: skip
     rank = {n: i + len(summary) for i, n in enumerate(labelled)}
     if centre in rank:  # the ego view's centre is labelled first
         rank[centre] = -1

@@ -173,6 +173,9 @@ class GenericTerms:
     adjective_ends: frozenset[str] = frozenset()
     #: Names of the whole field ("machine learning", "deep learning"): generic however written.
     fields: frozenset[str] = frozenset()
+    #: Ends of compound adjectives that qualify and name nothing ("end", "specific"; "-based" and the
+    #: others of ``property_words`` count too): a concept named by such a compound is an adjective alone.
+    compound_ends: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -191,18 +194,33 @@ class GenericTerms:
 
         >>> GenericTerms(frozenset(), fields=frozenset({"deep learning"})).is_generic("deep learning", forms=["DL"])
         True
+
+        So is a compound adjective alone, written as one (its name, the first of ``forms``), which
+        qualifies a concept but names none; "at the sentence level" names a level:
+
+        >>> g = GenericTerms(frozenset(), compound_ends=frozenset({"end", "level"}))
+        >>> g.is_generic("end to end", ["end-to-end"]), g.is_generic("sentence level", ["sentence level"])
+        (True, False)
         """
         if key in self.fields:
             return True
         words = key.split()
         if not words or key in self.known:
             return False
+        if len(words) > 1 and self._compound_adjective(next(iter(forms), ""), words[-1]):
+            return True
         general = self.general_acronyms
         if any(_is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general for f in forms):
             return False
         if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:
             return True  # "training-free framework", "LLM-based framework", "data-driven approaches"
         return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
+
+    def _compound_adjective(self, name: str, last: str) -> bool:
+        """ "end-to-end", "domain-specific", "rule-based": one hyphenated word, ending in the key's last
+        word, which ends compound adjectives."""
+        ends = last in self.compound_ends or last in self.property_words
+        return ends and " " not in name.strip() and name.lower().endswith(f"-{last}")
 
 
 def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = None,
@@ -215,16 +233,17 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         listed = [str(w) for w in [*conf.get("heads", []), *conf.get("modifiers", [])]]
         acronyms = frozenset(str(a).lower() for a in conf.get("general_acronyms", []))
         adjectives = [str(w) for w in conf.get("adjectives", [])]
-        compound_ends = [str(w) for w in conf.get("adjective_ends", [])]
+        adjective_ends = [str(w) for w in conf.get("adjective_ends", [])]
         kinds = [str(w) for w in conf.get("kind_heads", [])]
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
         fields = [str(w) for w in conf.get("fields", [])]
+        compound_ends = [str(w) for w in conf.get("compound_ends", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
-            f", property_words, prefix_words, adjectives, adjective_ends and fields ({exc})"
+            f", property_words, prefix_words, adjectives, adjective_ends, fields and compound_ends ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -235,8 +254,9 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in modifiers),
                         frozenset(norm.surface(w) for w in prefixes),
                         frozenset(norm.surface(w) for w in adjectives),
-                        frozenset(norm.surface(w) for w in [*adjectives, *compound_ends]),
-                        frozenset(norm.surface(w) for w in fields))  # fmt: skip
+                        frozenset(norm.surface(w) for w in [*adjectives, *adjective_ends]),
+                        frozenset(norm.surface(w) for w in fields),
+                        frozenset(norm.surface(w) for w in compound_ends))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -100,7 +100,9 @@ class Normaliser:
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))
         self.metric_ends = frozenset(conf.get("metric_ends", []))
+        #: Names of processors, each after a space (" gpu"), and their last words ("gpu", "unit").
         self.hardware_heads = tuple(f" {h}" for h in conf.get("hardware_heads", []))
+        self._hardware_last = frozenset(h.rpartition(" ")[2] for h in self.hardware_heads)
         self.hardware_modifiers = frozenset(conf.get("hardware_modifiers", []))
         self.process_heads = frozenset(conf.get("process_heads", []))
         self.class_heads = tuple(conf.get("class_heads", []))
@@ -163,7 +165,8 @@ class Normaliser:
             start += 1
         while end - start > 1 and (words[end - 1] in self.function or not words[end - 1].strip(_EDGE_PUNCT)):
             end -= 1
-        if self.hardware_heads and f" {' '.join(words[start:end])}".endswith(self.hardware_heads):
+        hardware = end > start and words[end - 1] in self._hardware_last  # (a join only for these)
+        if hardware and f" {' '.join(words[start:end])}".endswith(self.hardware_heads):
             # "2 048 nvidia h800 gpu", "multiple high end gpu": how many and what sort, not which
             while end - start > 1 and (words[start] in self.hardware_modifiers or _COUNT.fullmatch(words[start])):
                 start += 1

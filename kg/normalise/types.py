@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
@@ -98,8 +98,8 @@ def decide_types(
     {'generative pretrained transformer 4': 'Method'}
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    heads, dataset_heads, hardware_heads, technique_heads = _head_words()
-    studied = _studied()
+    words = _type_words()
+    heads, dataset_heads, hardware_heads, technique_heads = words[:4]
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
         if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
@@ -127,7 +127,7 @@ def decide_types(
         if prior in DECISIVE:
             decided[key] = prior
             continue
-        if prior is None and studied(key):
+        if prior is None and _studied(key, *words[4:]):
             decided[key] = "Problem"
             continue
         if prior is not None:
@@ -183,28 +183,26 @@ def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normali
 
 
 @lru_cache(maxsize=1)
-def _head_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], frozenset[str]]:
+def _type_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], frozenset[str], frozenset[str],
+                           tuple[str, ...]]:  # fmt: skip
     """From ``config/normalise.toml``, read once: the key spellings of ``technique_heads`` and
     ``method_heads`` ("model", "learning", "llm"), ``dataset_heads``, the endings of a last
     word that name a dataset ("bench", "corpus"), ``hardware_heads``, the last words that
-    name hardware, each after a space (" gpu"), and the key spellings of ``technique_heads`` alone."""
+    name hardware, each after a space (" gpu"), the key spellings of ``technique_heads`` alone,
+    of ``problem_words`` and of ``not_problems``, each after a space."""
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
     techniques = frozenset(norm.surface(w) for w in conf.get("technique_heads", []))
     heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}
-    hardware = tuple(f" {h}" for h in conf.get("hardware_heads", []))
-    return heads, tuple(conf.get("dataset_heads", [])), hardware, techniques
-
-
-@lru_cache(maxsize=1)
-def _studied() -> Callable[[str], bool]:
-    """Whether a key names a property of models that research studies (``problem_words`` of
-    ``config/normalise.toml``, but not ``not_problems``): "gender bias" yes, "inductive bias" no."""
-    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
-    norm = Normaliser()
-    words = frozenset(norm.surface(w) for w in conf.get("problem_words", []))
+    problems = frozenset(norm.surface(w) for w in conf.get("problem_words", []))
     not_problems = tuple(f" {norm.surface(w)}" for w in conf.get("not_problems", []))
-    return lambda key: key.rpartition(" ")[2] in words and not f" {key}".endswith(not_problems)
+    return heads, tuple(conf.get("dataset_heads", [])), norm.hardware_heads, techniques, problems, not_problems
+
+
+def _studied(key: str, problems: frozenset[str], not_problems: tuple[str, ...]) -> bool:
+    """Whether ``key`` names a property of models that research studies (``problem_words``, but not
+    ``not_problems``): "gender bias" yes, "inductive bias" no."""
+    return key.rpartition(" ")[2] in problems and not f" {key}".endswith(not_problems)
 
 
 def _rank(kind: str) -> int:

@@ -232,6 +232,16 @@ def test_acronym_in_brackets_is_not_read_twice(nlp):
     assert found == [("natural language processing (NLP) tasks", "natural language processing task")]
 
 
+def test_an_aside_in_brackets_is_no_part_of_the_key(nlp):
+    # the ACL corpus: "sequence-to-sequence (seq2seq) models" was keyed "sequence to sequence
+    # seq2seq model" (57 mentions): "seq2seq" spells no initials, so it is no definition
+    text = "We train sequence-to-sequence (seq2seq) models and report accuracy (%) on parsing."
+    found, rules = _spans(nlp, text, [("Method", "sequence-to-sequence (seq2seq) models"),
+                                      ("Metric", "accuracy (%)")])  # fmt: skip
+    assert [k for _, k in found] == ["sequence to sequence model", "accuracy"]
+    assert rules == {"aside in brackets dropped": 2}
+
+
 def test_a_lone_ing_word_taking_an_object_is_a_verb_not_a_concept(nlp):
     # arXiv ML abstracts: "highlighting" was among the 50 concepts with most papers
     text = "The ensemble surpasses the single-LLM approach, highlighting its efficacy. Clustering helps parsing."

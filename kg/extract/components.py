@@ -331,7 +331,9 @@ class ConceptSpans:
         """The key of ``tokens``, with the acronyms the abstract defined read as their long forms.
 
         A defined acronym in brackets adds nothing to the key: what precedes it is its long
-        form or a longer name built on it ("document-level machine translation (MT)").
+        form or a longer name built on it ("document-level machine translation (MT)"). Nor does
+        any other aside in brackets after the first word: "sequence-to-sequence (seq2seq)
+        models" are sequence-to-sequence models.
         """
         kept: list[Token] = []
         lead = ""  # the key of a long form before its acronym, when the acronym names it
@@ -353,6 +355,10 @@ class ConceptSpans:
                     # (GPT) models" are GPT models, a name an alias keeps (config/aliases.tsv)
                     lead, kept = f"{long_key} ", []
                 i = close + 1
+                continue
+            if tok.text == "(" and kept and (shut := _closing(tokens, i)) is not None:
+                rules["aside in brackets dropped"] += 1
+                i = shut + 1
                 continue
             kept.append(tok)
             i += 1
@@ -411,6 +417,14 @@ def _whole_word_start(span: Span, taken: int, rules: Counter[str]) -> Span:
         return span
     rules["hyphenated word completed"] += 1
     return doc[start : span.end]
+
+
+def _closing(tokens: Sequence[Token], i: int) -> int | None:
+    """The index of the ")" that closes the "(" at ``i`` around at least one token, with no bracket between."""
+    for j in range(i + 1, len(tokens)):
+        if tokens[j].text in "()":
+            return j if tokens[j].text == ")" and j > i + 1 else None
+    return None
 
 
 def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +59,8 @@ FEATURES = (
     "verbal_start",
     "inside_concept",
 )
+#: Below this reference document frequency a phrase is too rare to tell a fragment by.
+_MIN_DF = 20
 #: Endings of words that rarely end a noun phrase (adjectives, participles, adverbs).
 _ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ed", "ble", "ful", "ic", "ly")
 #: Endings of words that rarely start a keyphrase (participles, adverbs).
@@ -76,6 +78,8 @@ class Candidates:
     features: np.ndarray
     #: The document's tokens as written.
     tokens: list[str]
+    #: Whether each token is followed by whitespace ("GSM8K" is two tokens, one word).
+    spaces: list[bool] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.words)
@@ -84,7 +88,7 @@ class Candidates:
         """Phrase ``i`` as its first occurrence writes it: the case a key needs ("GPUs" is the
         plural of "GPU", "gpus" a word like "corpus")."""
         start, end = self.occurrences[i][0]
-        return " ".join(self.tokens[start:end]).replace(" - ", "-")
+        return "".join(t + " " * s for t, s in zip(self.tokens[start:end], self.spaces[start:end], strict=True)).strip()
 
 
 class Phrases:
@@ -101,6 +105,9 @@ class Phrases:
         self.max_words = int(conf.get("max_words", 4))
         self.inside_concepts = bool(conf.get("inside_concepts", False))
         self.min_score = float(conf.get("min_score", -math.inf))
+        #: A candidate is no phrase where the word beside it makes the longer term that the
+        #: reference corpora hold it in this share of their abstracts at least.
+        self.fragment_share = float(conf.get("fragment_share", math.inf))
         weights = conf.get("weights", {})
         unknown = set(weights) - set(FEATURES)
         if unknown:
@@ -229,7 +236,9 @@ class Phrases:
         if words:
             runs.append(words)
         concept_words = {lowers[i] for i in range(n) if taken[i]}
-        return self._features(lowers, cased, caps, title, runs, first_end, taken, concept_words, whole)
+        cands = self._features(lowers, cased, caps, title, runs, first_end, taken, concept_words, whole)
+        cands.spaces = [bool(tok.whitespace_) for tok in doc]
+        return cands
 
     def _features(
         self,
@@ -271,6 +280,8 @@ class Phrases:
                         continue
                     if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):
                         continue
+                    if b - a < max_words and self._fragment(lowers, start, end, run, a, b):
+                        continue  # "entity recognition" of "named entity recognition"
                     key = tuple(lowers[start:end])
                     f = found.get(key)
                     if f is None:
@@ -299,16 +310,10 @@ class Phrases:
                          w.endswith(_ADJECTIVE_ENDINGS), w.endswith(_VERBAL_ENDINGS)))  # fmt: skip
         words = np.array(rows, dtype=float)
         pad = len(rows)
-        reference = self.reference
         ids = []
         dfs = []
         for key in keys:
-            ws = [w for w in key if w != "-"]
-            # The reference table's fold of the phrase (``Normaliser.surface``), cheaply:
-            # dashes become spaces, the last word singular (but "mixture of experts").
-            if not keeps_plural(ws):
-                ws[-1] = self._singular(ws[-1])
-            dfs.append(reference.get(" ".join(ws), 0))
+            dfs.append(self._df(list(key)))
             ids.append([index[w] for w in key if w != "-"])
         # Hyphenated words are several tokens: pad to the longest phrase's tokens.
         width = max(len(x) for x in ids)
@@ -350,6 +355,33 @@ class Phrases:
             agg[:, 7] / count,
         ]).astype(float)  # fmt: skip
         return Candidates(keys, [where[k] for k in keys], features, cased)
+
+    def _fragment(self, lowers: list[str], start: int, end: int, run: list[tuple[int, int]], a: int, b: int) -> bool:
+        """Whether words ``start:end`` (words ``a:b`` of ``run``) are a fragment of a longer term
+        here: the word before or after them in the run makes a term that holds them in at least
+        ``fragment_share`` of the reference abstracts that have them ("language processing" in
+        "natural language processing", "speech detection" in "hate speech detection")."""
+        if math.isinf(self.fragment_share):
+            return False
+        df = self._df(lowers[start:end])
+        if df < _MIN_DF:
+            return False
+        longer = []
+        if a > 0:
+            longer.append(lowers[run[a - 1][0] : end])
+        if b < len(run):
+            longer.append(lowers[start : run[b][1]])
+        return any(self._df(words) >= self.fragment_share * df for words in longer)
+
+    def _df(self, words: list[str]) -> int:
+        """Reference document frequency of a phrase, folded as the table is (``Normaliser.surface``),
+        cheaply: dashes become spaces, the last word singular (but "mixture of experts")."""
+        ws = [w for w in words if w != "-"]
+        if not ws:
+            return 0
+        if not keeps_plural(ws):
+            ws[-1] = self._singular(ws[-1])
+        return self.reference.get(" ".join(ws), 0)
 
     def _specificity(self, df: int) -> float:
         # As kg.normalise.specificity, over the reference corpora alone.

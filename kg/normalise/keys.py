@@ -28,6 +28,13 @@ _EDGE_PUNCT = " .,;:'\"/&"
 _MAX_PASSES = 8
 #: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
+#: A name with a capital inside that ends in a lower-case s: "OntoNotes", "TextGraphs", "NiuTrans"
+#: are names, not plurals (the run folds the few plurals, "WordNets", into the singular it has).
+_NAME_S = re.compile(r"\b[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*[a-z]s\b")
+#: Ends of the stems of verbs spelt -ise everywhere ("denoise", "supervise", "promise", "comprise",
+#: "advertise"): their -ising, -iser and -isation are no British spellings of -ize.
+_ISE_ONLY = ("no", "v", "pr", "prom", "advert", "exerc", "cru", "bru", "franch", "chast", "gu", "desp", "merchand",
+             "comprom", "ra")  # fmt: skip
 #: A count of things: "2", "048" (of "2,048"), "8k"; an amount of memory: "80gb".
 _COUNT = re.compile(r"\d+[kx]?")
 _MEMORY = re.compile(r"\d+gb")
@@ -109,6 +116,8 @@ class Normaliser:
         self.inverted = tuple(conf.get("inverted_prepositions", []))
         self.process_endings = tuple(conf.get("process_endings", []))
         self.invariant = frozenset(conf.get("invariant", []))
+        #: A word that ends in one of these is no plural either: "wikinews", "astrophysics", "winobias".
+        self._invariant_ends = tuple(w for w in self.invariant if len(w) >= 4)
         self.spelling: dict[str, str] = dict(conf.get("spelling", {}))
         self.aliases = aliases if isinstance(aliases, Aliases) else load_aliases(aliases)
         #: Keys an alias names a concept by ("bleu", "large language model").
@@ -123,9 +132,10 @@ class Normaliser:
     def surface(self, text: str) -> str:
         r"""The key of ``text`` before aliases: folded case, dashes, plurals and spelling.
 
-        A key is its own surface (``surface(surface(x)) == surface(x)``), except for the
-        all-capital acronyms ending in S ("RKHS", "DARTS"), which keep their S only while
-        their capitals show that it is not a plural. LaTeX that only formats leaves no word:
+        A key is its own surface (``surface(surface(x)) == surface(x)``), except where
+        :func:`keeps_final_s`: the all-capital acronyms ending in S ("RKHS", "DARTS") and the
+        names with a capital inside ("OntoNotes") keep their s only while their capitals show
+        that it is not a plural. LaTeX that only formats leaves no word:
 
         >>> Normaliser().surface(r"\textbf{\underline{J}}oint \textit{Monte Carlo} tree search")
         'joint monte carlo tree search'
@@ -133,7 +143,7 @@ class Normaliser:
         text = unicodedata.normalize("NFKC", text)
         if "\\" in text:
             text = _LATEX_FORMAT.sub("", text).replace("{", "").replace("}", "")
-        caps = {m.lower() for m in _CAPS_S.findall(text)}
+        caps = {m.lower() for m in (*_CAPS_S.findall(text), *_NAME_S.findall(text))}
         # "LLMs", "GPUs": the plural of an acronym, which the lower-case rules would miss.
         text = _ACRONYM_PLURAL.sub(r"\1", text).lower()
         text = _RUN_BOTH_SIDES.sub(r"\1", text)
@@ -198,8 +208,15 @@ class Normaliser:
 
     def is_generic(self, key: str) -> bool:
         """True for keys that are not concepts: empty, stop-listed, only stop and function words ("and",
-        "into"), a framing word alone ("enhancing", "leveraging"), or a size ("7b", "8x7b": the default
-        sample had "7B" from "models from 7B to 32B parameters" as a Dataset)."""
+        "into"), a framing word alone ("enhancing", "leveraging"), a size ("7b", "8x7b": the default
+        sample had "7B" from "models from 7B to 32B parameters" as a Dataset), or a size of a kind of
+        model ("7B LLMs", "7B-parameter models": the "7B" of "7B and 70B LLMs" had been a concept of 2
+        papers of the default sample, named "7B").
+
+        >>> n = Normaliser()
+        >>> n.is_generic("7b large language model"), n.is_generic("7b parameter model"), n.is_generic("mistral 7b")
+        (True, True, False)
+        """
         words = key.split()
         return (
             not words
@@ -208,7 +225,13 @@ class Normaliser:
             or all(w in self.stop or w in self.function for w in words)
             or not any(c.isalpha() for c in key)
             or _SIZE.fullmatch(key) is not None
+            or (_SIZE.fullmatch(words[0]) is not None and self._a_kind_of_model(words[1:]))
         )
+
+    def _a_kind_of_model(self, words: list[str]) -> bool:
+        """ "large language model", "parameter model", "model": what a size is the size of."""
+        rest = " ".join(words[1:] if words[:1] == ["parameter"] else words)
+        return rest in self.class_heads or rest in self.generic_heads or rest == "language model"
 
     def _spell(self, word: str) -> str:
         if word in self.spelling:
@@ -220,13 +243,16 @@ class Normaliser:
             ("iser", "izer"),
         ):
             if word.endswith(british) and len(word) > len(british) + 2:
-                return word[: -len(british)] + american
+                stem = word[: -len(british)]
+                return word if stem.endswith(_ISE_ONLY) else stem + american
         return word
 
     def _singular(self, word: str) -> str:
         if word in self.plurals:
             return self.plurals[word]
-        if len(word) <= 3 or word in self.invariant or not word.endswith("s") or not word.isalpha():
+        if len(word) <= 3 or not word.endswith("s") or not word.isalpha():
+            return word
+        if word.endswith(("ness", *self._invariant_ends)):
             return word
         if word.endswith("ies") and len(word) > 4:
             return word[:-3] + "y"
@@ -240,6 +266,17 @@ class Normaliser:
         if word.endswith(("ss", "us", "is")):
             return word
         return word[:-1]
+
+
+def keeps_final_s(text: str) -> bool:
+    """True when ``text`` holds a word whose final s is kept only while it is written so: an
+    acronym in capitals ("RKHS") or a name with a capital inside ("OntoNotes"). Their keys are no
+    keys of themselves: in lower case, the s reads as a plural.
+
+    >>> keeps_final_s("RKHS"), keeps_final_s("OntoNotes"), keeps_final_s("LLMs"), keeps_final_s("notes")
+    (True, True, False, False)
+    """
+    return bool(_CAPS_S.search(text) or _NAME_S.search(text))
 
 
 def keeps_plural(words: Sequence[str]) -> bool:

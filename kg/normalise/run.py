@@ -10,6 +10,10 @@ Six rules, each a table built from the whole run and applied with dict lookups:
   "COMmonsEnse Transformers (COMET)" does not rename the metric of every other.
 - compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
   "data-set"); the key is the most frequent form, then the closed one.
+- numbers that a name decides: a key whose last word keeps its plural ("chain of thoughts",
+  the object of "of"; "WordNets", a name ending in s) and the same key without the s are one
+  concept, keyed as the run writes it more often ("chain of thought", "mixture of experts",
+  "wordnet"; "OntoNotes", which no abstract writes without its s, stays "ontonotes").
 - "X based Y": "X Y" where X is a name of the run (as for generic heads, below) and "X Y" is a
   concept of it ("MoE-based LLMs" are MoE LLMs; "aspect-based sentiment analysis" stays).
 - "X of Y": "Y X" where that is a concept of the run at least as frequent
@@ -52,12 +56,15 @@ from kg.normalise.specificity import generic_terms
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
+#: An aside in brackets, which a key leaves out ("synthetic (TRIP-PD)" is keyed "synthetic").
+_ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, COMPOUND, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
+ACRONYM, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
     "acronym from the run",
     "compound folded",
+    "number of a name folded",
     "based dropped",
     "of inverted",
     "generic head stripped",
@@ -95,14 +102,19 @@ class RunTables:
 
     @cached_property
     def closed(self) -> dict[str, str]:
-        """Space-less form -> key: the most frequent form, then the closed one, then the first in sort order."""
+        """Form (:meth:`form`) -> key: the most frequent key, then the closed one, then the first in sort order."""
         chosen: dict[str, str] = {}
         for key, n in self.counts.items():
-            form = key.replace(" ", "")
+            form = self.form(key)
             best = chosen.get(form)
             if best is None or (-n, key.count(" "), key) < (-self.counts[best], best.count(" "), best):
                 chosen[form] = key
         return chosen
+
+    def form(self, key: str) -> str:
+        """What tells a concept from the other spellings of it: ``key`` without its spaces, and
+        without the plural s of a last word that keeps one (see :func:`number_form`)."""
+        return number_form(key, self.named)
 
     @cached_property
     def concepts(self) -> frozenset[str]:
@@ -151,7 +163,7 @@ class RunTables:
             if rest in turned:
                 moved.append(f"{rest!r} is a concept now: {turned[rest]!r} may be read as it")
             for head in sorted(heads):
-                if (stored := old.get(f"{rest}{head}".replace(" ", ""))) is not None:
+                if (stored := old.get(self.form(f"{rest}{head}"))) is not None:
                     moved.append(f"{rest!r} is a concept now: {stored!r} may lose its head word")
         return moved
 
@@ -265,7 +277,7 @@ def run_tables(
             counts[key] += 1
             if " " not in key:
                 alone[key] += 1
-                as_name[key] += written_as_name(m.text)
+                as_name[key] += written_as_name(_ASIDE.sub("", m.text))  # not "synthetic (TRIP-PD)"
             bare.update(s for w in _ACRONYM.findall(m.text) if (s := singular(w)) not in own)
     # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
     # (a title in capitals, "GENERATIVE"; half of them: "VISion" and "Vision") stays a word.
@@ -286,15 +298,16 @@ class _Rekey:
         aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha()}
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
+        self._named = tables.named | stored.named
         #: The one-word keys of the run ("autoregressive"), whichever spelling it keys them by.
         self.words = frozenset(k for k in (*tables.counts, *stored.counts) if " " not in k)
-        self.named = frozenset(self.closed[k.replace(" ", "")] for k in tables.named)
+        self.named = frozenset(self.closed[self._form(k)] for k in tables.named)
         self.general = generic_terms()
-        self.targets = frozenset(self.closed.values()) | {self.closed.get(k.replace(" ", ""), k) for k in known}
+        self.targets = frozenset(self.closed.values()) | {self.closed.get(self._form(k), k) for k in known}
         self.counts = tables.counts  # (a stored run's included)
         #: The rules after the acronyms', in the order they apply, each with the name the report counts it by.
-        self._steps = ((COMPOUND, self._closed), (BASED, self._unbased), (INVERTED, self._inverted),
-                       (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
+        self._steps = ((COMPOUND, self._closed), (NUMBER, self._number), (BASED, self._unbased),
+                       (INVERTED, self._inverted), (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
         key = _expand_acronyms(m, self.acronyms, own, self.norm)
@@ -311,9 +324,17 @@ class _Rekey:
             key = changed
         return key
 
+    def _form(self, key: str) -> str:
+        return number_form(key, self._named)
+
     def _closed(self, key: str) -> str:
         """The run's spelling of a compound: "auto regressive" -> "autoregressive"."""
-        return self.closed.get(key.replace(" ", ""), key)
+        spelt = self.closed.get(self._form(key), key)
+        return spelt if spelt.replace(" ", "") == key.replace(" ", "") else key
+
+    def _number(self, key: str) -> str:
+        """The run's number of a name's last word: "chain of thoughts" -> "chain of thought"."""
+        return self.closed.get(self._form(key), key)
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")
@@ -360,7 +381,7 @@ class _Rekey:
         """``rest`` (the start of a key) in the run's spelling, and whether it is one word however the
         run spells it: "auto regressive" of "auto-regressive" is "autoregressive"."""
         closed = rest.replace(" ", "")
-        return self.closed.get(closed, rest), " " not in rest or closed in self.words
+        return self.closed.get(self._form(rest), rest), " " not in rest or closed in self.words
 
     def _names(self, rest: str, one_word: bool, head: str = "") -> bool:
         """Whether ``rest`` (folded by :meth:`_fold`) is a name of the run, which ``head`` (a generic
@@ -389,6 +410,21 @@ class _Rekey:
     def _process(self, word: str, head: str) -> bool:
         """``word`` names a process that ``head`` names a way of doing: "quantization method"."""
         return head in self.norm.process_heads and word.endswith(self.norm.process_endings)
+
+
+def number_form(key: str, named: frozenset[str] = frozenset()) -> str:
+    """``key`` without its spaces, and without the s of a last word whose number the name
+    decides: the object of "of", or a one-word key of ``named`` (written as a name).
+
+    >>> number_form("chain of thoughts"), number_form("wordnets", frozenset({"wordnets"})), number_form("word nets")
+    ('chainofthought', 'wordnet', 'wordnets')
+    """
+    form = key.replace(" ", "")
+    words = key.split(" ")
+    number = (len(words) > 2 and words[-2] == "of") or (len(words) == 1 and key in named)
+    if number and form.endswith("s") and not form.endswith(("ss", "us", "is")):
+        return form[:-1]
+    return form
 
 
 def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:

@@ -1,6 +1,6 @@
 """Keys across a run: what one abstract cannot decide alone.
 
-Six rules, each a table built from the whole run and applied with dict lookups:
+Seven rules, each a table built from the whole run and applied with dict lookups:
 
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own

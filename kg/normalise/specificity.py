@@ -149,8 +149,13 @@ class GenericTerms:
     >>> g = GenericTerms(frozenset({"computational", "cost", "downstream", "task"}))
     >>> g.is_generic("computational cost"), g.is_generic("downstream task"), g.is_generic("task")
     (True, True, True)
-    >>> g.is_generic("knowledge distillation"), g.is_generic("cost", forms=["COST"])
+    >>> g.is_generic("knowledge distillation"), g.is_generic("computational cost", forms=["CC"])
     (False, False)
+
+    A word in capitals is no acronym ("COST" of a title in capitals):
+
+    >>> g.is_generic("cost", forms=["COST"])
+    True
     """
 
     #: General academic words, folded as keys fold them, that are common in every reference corpus.
@@ -211,7 +216,10 @@ class GenericTerms:
         if len(words) > 1 and self._compound_adjective(next(iter(forms), ""), words[-1]):
             return True
         general = self.general_acronyms
-        if any(_is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general for f in forms):
+        # (a word in capitals is no acronym: "CLASSIFIER" of a title in capitals, ACL's 1960s-80s)
+        shouted = (key, f"{key}s")
+        if any(_is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general
+               and f.lower() not in shouted for f in forms):  # fmt: skip
             return False
         if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:
             return True  # "training-free framework", "LLM-based framework", "data-driven approaches"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -79,7 +79,7 @@ class Candidates:
     #: The document's tokens as written.
     tokens: list[str]
     #: Whether each token is followed by whitespace ("GSM8K" is two tokens, one word).
-    spaces: list[bool] = field(default_factory=list)
+    spaces: list[bool]
 
     def __len__(self) -> int:
         return len(self.words)
@@ -236,14 +236,14 @@ class Phrases:
         if words:
             runs.append(words)
         concept_words = {lowers[i] for i in range(n) if taken[i]}
-        cands = self._features(lowers, cased, caps, title, runs, first_end, taken, concept_words, whole)
-        cands.spaces = [bool(tok.whitespace_) for tok in doc]
-        return cands
+        spaces = [bool(tok.whitespace_) for tok in doc]
+        return self._features(lowers, cased, spaces, caps, title, runs, first_end, taken, concept_words, whole)
 
     def _features(
         self,
         lowers: list[str],
         cased: list[str],
+        spaces: list[bool],
         caps: bytearray,
         title: bytearray,
         runs: list[list[tuple[int, int]]],
@@ -255,6 +255,7 @@ class Phrases:
         counts: dict[str, int] = {}
         heads: dict[str, int] = {}
         found: dict[tuple[str, ...], list[int]] = {}
+        dfs_of: dict[tuple[str, ...], int] = {}  # reference document frequencies looked up here
         where: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         max_words = self.max_words
         adjectives = self.adjectives
@@ -280,7 +281,7 @@ class Phrases:
                         continue
                     if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):
                         continue
-                    if b - a < max_words and self._fragment(lowers, start, end, run, a, b):
+                    if b - a < max_words and self._fragment(lowers, start, end, run, a, b, dfs_of):
                         continue  # "entity recognition" of "named entity recognition"
                     key = tuple(lowers[start:end])
                     f = found.get(key)
@@ -297,7 +298,7 @@ class Phrases:
                     where[key].append((start, end))
         keys = list(found)
         if not keys:
-            return Candidates([], [], np.zeros((0, len(FEATURES))), cased)
+            return Candidates([], [], np.zeros((0, len(FEATURES))), cased, spaces)
         # Per distinct word (a last row pads shorter phrases): log
         # frequency here, reference specificity and log df, in a concept, and as a phrase's
         # head: log frequency as a head, stop-listed, adjective ending; as a first word: verbal.
@@ -313,7 +314,7 @@ class Phrases:
         ids = []
         dfs = []
         for key in keys:
-            dfs.append(self._df(list(key)))
+            dfs.append(self._df(key, dfs_of))
             ids.append([index[w] for w in key if w != "-"])
         # Hyphenated words are several tokens: pad to the longest phrase's tokens.
         width = max(len(x) for x in ids)
@@ -354,34 +355,39 @@ class Phrases:
             words[ix[:, 0], 7],
             agg[:, 7] / count,
         ]).astype(float)  # fmt: skip
-        return Candidates(keys, [where[k] for k in keys], features, cased)
+        return Candidates(keys, [where[k] for k in keys], features, cased, spaces)
 
-    def _fragment(self, lowers: list[str], start: int, end: int, run: list[tuple[int, int]], a: int, b: int) -> bool:
+    def _fragment(
+        self, lowers: list[str], start: int, end: int, run: list[tuple[int, int]], a: int, b: int,
+        dfs_of: dict[tuple[str, ...], int],
+    ) -> bool:  # fmt: skip
         """Whether words ``start:end`` (words ``a:b`` of ``run``) are a fragment of a longer term
         here: the word before or after them in the run makes a term that holds them in at least
         ``fragment_share`` of the reference abstracts that have them ("language processing" in
         "natural language processing", "speech detection" in "hate speech detection")."""
         if math.isinf(self.fragment_share):
             return False
-        df = self._df(lowers[start:end])
+        df = self._df(tuple(lowers[start:end]), dfs_of)
         if df < _MIN_DF:
             return False
         longer = []
         if a > 0:
-            longer.append(lowers[run[a - 1][0] : end])
+            longer.append(tuple(lowers[run[a - 1][0] : end]))
         if b < len(run):
-            longer.append(lowers[start : run[b][1]])
-        return any(self._df(words) >= self.fragment_share * df for words in longer)
+            longer.append(tuple(lowers[start : run[b][1]]))
+        return any(self._df(words, dfs_of) >= self.fragment_share * df for words in longer)
 
-    def _df(self, words: list[str]) -> int:
+    def _df(self, words: tuple[str, ...], seen: dict[tuple[str, ...], int]) -> int:
         """Reference document frequency of a phrase, folded as the table is (``Normaliser.surface``),
-        cheaply: dashes become spaces, the last word singular (but "mixture of experts")."""
-        ws = [w for w in words if w != "-"]
-        if not ws:
-            return 0
-        if not keeps_plural(ws):
-            ws[-1] = self._singular(ws[-1])
-        return self.reference.get(" ".join(ws), 0)
+        cheaply: dashes become spaces, the last word singular (but "mixture of experts"); ``seen``
+        keeps those of the document already looked up."""
+        df = seen.get(words)
+        if df is None:
+            ws = [w for w in words if w != "-"]
+            if ws and not keeps_plural(ws):
+                ws[-1] = self._singular(ws[-1])
+            df = seen[words] = self.reference.get(" ".join(ws), 0) if ws else 0
+        return df
 
     def _specificity(self, df: int) -> float:
         # As kg.normalise.specificity, over the reference corpora alone.

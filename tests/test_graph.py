@@ -146,6 +146,19 @@ def test_knowledge_graph_combines_all_relations():
     assert rels == ["CO_OCCURS", "MENTIONS", "MENTIONS", "MENTIONS", "MENTIONS", "SHARES_CONCEPTS"]
 
 
+def test_knowledge_graph_in_place_moves_the_links_out_of_their_graphs():
+    # a run's graph takes the links in place (copy=False): the link graphs are emptied as they go,
+    # so that a corpus's 900k links are not held twice; the graph is the one a copy would give
+    papers = {"a": ["x", "y", "z"], "b": ["x", "y"], "c": ["y", "z"], "d": ["z", "x"]}
+    B = _graph(papers)
+    expected = knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B, min_papers=2))
+    P, C = link_papers(B, max_df=1.0), cooccurrence(B, min_papers=2)
+    G = knowledge_graph(B, P, C, copy=False)
+    assert G is B and P.number_of_edges() == C.number_of_edges() == 0
+    assert list(G.edges(data=True)) == list(expected.edges(data=True))
+    assert sum(d["rel"] == "SHARES_CONCEPTS" for _, _, d in G.edges(data=True)) == 6
+
+
 def _brute_force_scores(B, *, min_shared=1, min_weight=0.0, max_df=0.1):
     """Every pair, in plain Python: paper -> other paper -> (weight, shared concept keys)."""
     import math

@@ -43,12 +43,7 @@ def centrality(H: nx.Graph, *, seed: int = 7, budget: int = BETWEENNESS_BUDGET) 
     """
     degree = {str(n): int(k) for n, k in H.degree()}
     pagerank = {str(n): float(x) for n, x in nx.pagerank(H, weight="weight").items()} if len(H) else {}
-    # Betweenness sums over sources in node order: a canonical order gives the same floats in every
-    # run, whatever order the graph was built in (a resumed run adds cached papers first).
-    linked = nx.Graph()
-    linked.add_nodes_from(sorted((n for n, k in H.degree() if k > 0), key=str))
-    linked.add_edges_from(sorted((tuple(sorted((u, v), key=str)) for u, v in H.edges()), key=str))
-    n, m = linked.number_of_nodes(), linked.number_of_edges()
+    n, m = sum(1 for k in degree.values() if k > 0), H.number_of_edges()
     betweenness: dict[str, float] = {}
     if n * m <= budget:
         note = "exact"
@@ -59,6 +54,12 @@ def centrality(H: nx.Graph, *, seed: int = 7, budget: int = BETWEENNESS_BUDGET) 
     if k is not None and k < MIN_BETWEENNESS_SAMPLES:
         note = f"skipped: {n} linked nodes and {m} links allow only {k} sampled sources"
     elif m:
+        # Betweenness sums over sources in node order: a canonical order gives the same floats in
+        # every run, whatever order the graph was built in (a resumed run adds cached papers first).
+        # A copy of the projection: built only when it is used (a corpus's paper graph skips it).
+        linked = nx.Graph()
+        linked.add_nodes_from(sorted((v for v, k in H.degree() if k > 0), key=str))
+        linked.add_edges_from(sorted((tuple(sorted((u, v), key=str)) for u, v in H.edges()), key=str))
         betweenness = {str(v): float(x) for v, x in nx.betweenness_centrality(linked, k=k, seed=seed).items()}
     if betweenness or note == "exact":
         betweenness = {str(v): betweenness.get(str(v), 0.0) for v in H}

@@ -9,6 +9,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import networkx as nx
+import numpy as np
 
 from kg.link.papers import UNLINKED_TYPES
 
@@ -62,10 +63,14 @@ def louvain(H: nx.Graph, *, seed: int = 7, resolution: float = 1.0) -> dict[Hash
     if not nodes:
         return {}
     index = {n: i for i, n in enumerate(nodes)}
-    edges = sorted((min(index[u], index[v]), max(index[u], index[v]), float(w))
-                   for u, v, w in H.edges(data="weight", default=1.0))  # fmt: skip
-    g = igraph.Graph(n=len(nodes), edges=[(u, v) for u, v, _ in edges])
-    weights = [w for _, _, w in edges]
+    # in typed arrays: a corpus's paper graph has 900k links, as tuples 130 MB more at the analyse stage's peak
+    m = H.number_of_edges()
+    ends = np.fromiter((index[x] for u, v in H.edges() for x in (u, v)), dtype=np.int64, count=2 * m).reshape(m, 2)
+    ends.sort(axis=1)
+    weights = np.fromiter((float(w) for _, _, w in H.edges(data="weight", default=1.0)), dtype=float, count=m)
+    order = np.lexsort((weights, ends[:, 1], ends[:, 0]))
+    g = igraph.Graph(n=len(nodes), edges=ends[order])
+    weights = weights[order]
     igraph.set_random_number_generator(random.Random(seed))
     try:
         found = g.community_multilevel(weights=weights, resolution=resolution)

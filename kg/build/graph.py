@@ -418,8 +418,9 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
     """Combine the paper-concept graph with the paper-paper and concept-concept links.
 
     Returns a new ``DiGraph``; the inputs are not changed. With ``copy=False`` the links are
-    added to ``B`` itself, which is returned (as in ``networkx.relabel_nodes``): a run does this,
-    as a copy of a corpus's graph costs as much memory as the graph. Undirected links are stored once,
+    added to ``B`` itself, which is returned (as in ``networkx.relabel_nodes``), and moved out of
+    ``paper_links`` and ``concept_links``, which are left empty: a run does this, as a copy of a
+    corpus's graph or of its links costs as much memory as they take. Undirected links are stored once,
     from the smaller node id to the larger, or the other way when a stated relation (which
     comes from ``B``) already joins the two that way.
 
@@ -435,14 +436,22 @@ def knowledge_graph(B: nx.DiGraph, paper_links: nx.Graph, concept_links: nx.Grap
     """
     G = B.copy() if copy else B
     for links, rel in ((paper_links, "SHARES_CONCEPTS"), (concept_links, "CO_OCCURS")):
-        for u, v, data in links.edges(data=True):
-            a, b = sorted((u, v))
-            if G.has_edge(a, b):  # a stated relation holds a -> b, and a DiGraph has one edge per pair
-                if G.has_edge(b, a):
-                    log.warning("%s link %s - %s not kept: both directions carry a stated relation", rel, a, b)
+        done: set[str] = set()
+        for u in list(links):  # the order of links.edges(), each node's links to the nodes after it
+            for v, data in links.adj[u].items():
+                if v in done:
                     continue
-                a, b = b, a
-            G.add_edge(a, b, **data, rel=rel)
+                a, b = sorted((u, v))
+                if G.has_edge(a, b):  # a stated relation holds a -> b, and a DiGraph has one edge per pair
+                    if G.has_edge(b, a):
+                        log.warning("%s link %s - %s not kept: both directions carry a stated relation", rel, a, b)
+                        continue
+                    a, b = b, a
+                G.add_edge(a, b, **data, rel=rel)
+            if copy:
+                done.add(u)
+            else:  # its links are in G now: let go of their copies as G grows
+                links.remove_node(u)
     return G
 
 

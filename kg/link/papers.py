@@ -111,7 +111,8 @@ def link_papers(
     XW = S @ sp.diags(weights)
     XT = X.T.tocsr()
     ST = S.T.tocsr()
-    chosen: set[tuple[int, int]] = set()
+    # each kept pair (i < j) as one number, i * n_papers + j: sorted, the pairs in (i, j) order
+    chosen: list[np.ndarray] = []
     for start in range(0, n_papers, BLOCK):
         block = slice(start, min(start + BLOCK, n_papers))
         scores = (XW[block] @ ST).tocsr()
@@ -128,9 +129,12 @@ def link_papers(
             # strongest first, at the precision a link's weight is stored with (an update ranks
             # stored weights: kg.link.index); ties by paper id, as the ids are sorted
             order = np.lexsort((js, -np.round(ws, 6)))[:top_k]
-            chosen.update((min(p, int(q)), max(p, int(q))) for q in js[order])
+            q = js[order].astype(np.int64)
+            chosen.append(np.minimum(p, q) * n_papers + np.maximum(p, q))
     weight_of = dict(zip(concepts, weights.tolist(), strict=True))
-    for i, j in sorted(chosen):
+    pairs = np.unique(np.concatenate(chosen)) if chosen else np.empty(0, dtype=np.int64)
+    del chosen
+    for i, j in zip(*np.divmod(pairs, n_papers), strict=True):
         u, v = papers[i], papers[j]
         share = {c: weight_of[c] * math.sqrt(_salience(B, u, c) * _salience(B, v, c))
                  for c in set(B.successors(u)) & set(B.successors(v)) & col.keys()}  # fmt: skip

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import marshal
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -132,16 +134,6 @@ class Extraction:
             rules=dict(data.get("rules", {})),
         )
 
-    def sharing_strings(self) -> Extraction:
-        """The same extraction, its repeated strings shared (:func:`shared`): for one that was
-        decoded or unpickled, where each mention holds strings of its own."""
-        return Extraction(
-            self.id,
-            [Mention(**shared(m.to_dict(), SHARED_MENTION_FIELDS)) for m in self.mentions],
-            [Relation(**shared(r.to_dict(), SHARED_RELATION_FIELDS)) for r in self.relations],
-            self.rules,
-        )
-
 
 #: The fields of mentions and relations whose values repeat across papers: a type, a role, a
 #: concept key. A million mentions decoded from JSON or unpickled from a worker hold a copy each.
@@ -161,3 +153,78 @@ def shared(values: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
         if isinstance(value := values.get(name), str):
             values[name] = sys.intern(value)
     return values
+
+
+class PackedExtractions:
+    """Extractions held as one compact ``bytes`` each, decoded afresh whenever they are read.
+
+    A run holds every paper's extraction from the extract stage to the build stage. As objects,
+    the 61,839 ACL papers' 2.3 million mentions took 700 MB, and freeing them while the graph
+    grew left 550 MB of Python's small-object arenas part-used, for the rest of the run. Packed,
+    each paper is one block outside those arenas (its sentences once, its repeated strings
+    interned), and the mentions a stage decodes live only while it reads that paper.
+
+    >>> xs = PackedExtractions([Extraction("p1", [Mention("BERT", "Method", 7, 11, "We use BERT.", "uses", "bert")])])
+    >>> [x.mentions[0].concept for x in xs], len(xs)
+    (['bert'], 1)
+    >>> [x.id for x in xs.drain()], len(xs)
+    (['p1'], 0)
+    """
+
+    __slots__ = ("_blobs",)
+
+    def __init__(self, extractions: Iterable[Extraction] = ()) -> None:
+        self._blobs: list[bytes] = [pack(x) for x in extractions]
+
+    @classmethod
+    def of_packed(cls, blobs: Iterable[bytes]) -> PackedExtractions:
+        """The extractions that :func:`pack` made ``blobs`` of."""
+        packed = cls()
+        packed._blobs = list(blobs)
+        return packed
+
+    def append(self, x: Extraction) -> None:
+        self._blobs.append(pack(x))
+
+    def __len__(self) -> int:
+        return len(self._blobs)
+
+    def __iter__(self) -> Iterator[Extraction]:
+        return map(_unpack, self._blobs)
+
+    def drain(self) -> Iterator[Extraction]:
+        """Every extraction, in order, each let go of once it is handed out."""
+        blobs, self._blobs = self._blobs, []
+        blobs.reverse()
+        while blobs:
+            yield _unpack(blobs.pop())
+
+
+def pack(x: Extraction) -> bytes:
+    """``x`` as one ``bytes`` (:class:`PackedExtractions`)."""
+    sentences: dict[str, int] = {}
+    mentions = tuple(
+        (m.text, sys.intern(m.type), m.start, m.end, sentences.setdefault(m.sentence, len(sentences)),
+         sys.intern(m.role), sys.intern(m.concept), sys.intern(m.field), m.confidence, sys.intern(m.source))
+        for m in x.mentions
+    )  # fmt: skip
+    relations = tuple(
+        (sys.intern(r.type), sys.intern(r.head), sys.intern(r.tail), r.head_text, r.tail_text, r.head_start,
+         r.head_end, r.tail_start, r.tail_end, sentences.setdefault(r.sentence, len(sentences)), sys.intern(r.field))
+        for r in x.relations
+    )  # fmt: skip
+    return marshal.dumps((x.id, tuple(sentences), mentions, relations, tuple(x.rules.items())))
+
+
+def _unpack(blob: bytes) -> Extraction:
+    # marshal gives back interned strings interned: one object per type, role and key, as
+    # Extraction.from_dict's :func:`shared` makes them
+    pid, sentences, mentions, relations, rules = marshal.loads(blob)
+    return Extraction(
+        pid,
+        [Mention(text, ty, start, end, sentences[at], role, key, where, confidence, source)
+         for text, ty, start, end, at, role, key, where, confidence, source in mentions],
+        [Relation(ty, head, tail, ht, tt, hs, he, ts, te, sentences[at], where)
+         for ty, head, tail, ht, tt, hs, he, ts, te, at, where in relations],
+        dict(rules),
+    )  # fmt: skip

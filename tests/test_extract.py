@@ -7,7 +7,7 @@ import json
 from kg.extract import extract, mentions
 from kg.extract.components import RULES
 from kg.normalise import Normaliser
-from kg.records import RELATION_TYPES, Extraction, Mention, Paper
+from kg.records import RELATION_TYPES, Extraction, Mention, PackedExtractions, Paper, Relation
 from tests.conftest import SAMPLE, with_entities
 
 BTM = (
@@ -492,8 +492,27 @@ def test_mentions_read_back_share_their_repeated_strings(tmp_path):
     a, b = got["a"].mentions[0], got["b"].mentions[0]
     assert (a.type, a.role, a.concept) == ("Method", "uses", "bert")
     assert a.type is b.type and a.role is b.role and a.concept is b.concept
-    x, y = found("a").sharing_strings().mentions[0], found("b").sharing_strings().mentions[0]
+    # worker results are packed for the run (kg.records.PackedExtractions), which shares them too
+    x, y = (m for x in PackedExtractions([found("a"), found("b")]) for m in x.mentions)
     assert x == found("a").mentions[0] and x.type is y.type and x.role is y.role
+
+
+def test_packed_extractions_give_back_what_they_were_given():
+    # a run holds its extractions packed from the extract stage to the build (kg.records)
+    sentence = "We use BERT for parsing."
+    x = Extraction(
+        "p1",
+        [Mention("BERT", "Method", 7, 11, sentence, "uses", "bert"),
+         Mention("parsing", "Problem", 16, 23, sentence, "addresses", "parsing", confidence=0.5, source="phrase"),
+         Mention("Parsing", "Problem", 0, 7, "Parsing", "mentions", "parsing", field="title")],
+        [Relation("USED_FOR", "bert", "parsing", "BERT", "parsing", 7, 11, 16, 23, sentence)],
+        {"acronym from the run": 2},
+    )  # fmt: skip
+    packed = PackedExtractions([x, Extraction("p2", [])])
+    assert len(packed) == 2 and list(packed) == [x, Extraction("p2", [])] and list(packed) == list(packed)
+    got = next(iter(packed))
+    assert got.mentions[0].sentence is got.mentions[1].sentence is got.relations[0].sentence  # one copy a paper
+    assert [y.id for y in packed.drain()] == ["p1", "p2"] and len(packed) == 0
 
 
 def test_no_key_repeats_a_run_of_its_words():

@@ -18,6 +18,7 @@ paper's strongest links. A run that only adds papers then costs what the new pap
 
 from __future__ import annotations
 
+import io
 import json
 from array import array
 from collections import Counter, defaultdict
@@ -114,11 +115,17 @@ class LinkIndex:
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
+        for name, content in self.files().items():
+            (folder / name).write_bytes(content)
+
+    def files(self) -> dict[str, bytes]:
+        """What :meth:`save` writes, file name -> content."""
+        arrays = io.BytesIO()
+        np.savez(arrays, indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
                  salience=self.salience)  # fmt: skip
         nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic),
                  "unlinked": sorted(self.unlinked)}  # fmt: skip
-        (folder / "nodes.json").write_text(json.dumps(nodes, ensure_ascii=False), encoding="utf-8")
+        return {"index.npz": arrays.getvalue(), "nodes.json": json.dumps(nodes, ensure_ascii=False).encode()}
 
     @classmethod
     def load(cls, folder: Path) -> LinkIndex:

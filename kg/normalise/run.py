@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -205,10 +205,27 @@ def normalise_run(
     norm = normaliser or Normaliser()
     papers = list(papers)
     tables = tables or run_tables(papers, extractions, normaliser=norm, metrics=metrics)
-    defined = tables.defined if tables.defined is not None else _defined_by_paper(papers, norm)
-    rekey = _Rekey(norm, tables, known, stored or RunTables(), metrics)
     rules: Counter[str] = Counter()
-    out = []
+    out = list(rekeyed(papers, extractions, rules, normaliser=norm, known=known, metrics=metrics, tables=tables,
+                       stored=stored))  # fmt: skip
+    return out, Counter(dict(sorted(rules.items())))
+
+
+def rekeyed(
+    papers: Iterable[Paper],
+    extractions: Iterable[Extraction],
+    rules: Counter[str],
+    *,
+    tables: RunTables,
+    normaliser: Normaliser | None = None,
+    known: frozenset[str] = frozenset(),
+    metrics: frozenset[str] = frozenset(),
+    stored: RunTables | None = None,
+) -> Iterator[Extraction]:
+    """:func:`normalise_run`'s extractions one at a time, as they are read; ``rules`` counts the rules fired."""
+    norm = normaliser or Normaliser()
+    defined = tables.defined if tables.defined is not None else _defined_by_paper(list(papers), norm)
+    rekey = _Rekey(norm, tables, known, stored or RunTables(), metrics)
     for x in extractions:
         rules.update(x.rules)
         own = defined.get(x.id, {})
@@ -226,8 +243,7 @@ def normalise_run(
                 rules[SELF_RELATION] += 1
                 continue
             relations.append(r if (head, tail) == (r.head, r.tail) else replace(r, head=head, tail=tail))
-        out.append(Extraction(x.id, mentions, relations, x.rules))
-    return out, Counter(dict(sorted(rules.items())))
+        yield Extraction(x.id, mentions, relations, x.rules)
 
 
 def run_tables(

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
@@ -160,12 +160,15 @@ def assign_types(
         ((m.concept, m.type, m.confidence) for x in extractions for m in x.mentions), gazetteer=gazetteer, known=known,
         short_forms=short_forms,
     )  # fmt: skip
-    return [
-        replace(
+    return list(typed(extractions, types))
+
+
+def typed(extractions: Iterable[Extraction], types: Mapping[str, str]) -> Iterator[Extraction]:
+    """The extractions, one at a time, with every mention typed as ``types`` says (concept key -> type)."""
+    for x in extractions:
+        yield replace(
             x, mentions=[m if m.type == types[m.concept] else replace(m, type=types[m.concept]) for m in x.mentions]
         )
-        for x in extractions
-    ]
 
 
 def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normaliser | None = None) -> dict[str, str]:

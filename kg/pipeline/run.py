@@ -13,7 +13,7 @@ import resource
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -32,15 +32,15 @@ from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
-from kg.normalise.run import RunTables, normalise_run, run_tables
-from kg.normalise.types import assign_types, short_forms
+from kg.normalise.run import RunTables, rekeyed, run_tables
+from kg.normalise.types import decide_types, short_forms, typed
 from kg.outputs import Staging, clean_leftovers, locked, refuse_folder, replacing
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
 from kg.read import Validator, read_records, split_records
 from kg.read.dedupe import Deduped, dedupe_papers
-from kg.records import Extraction, Paper
+from kg.records import Extraction, PackedExtractions, Paper, pack
 from kg.report import ReportFacts, render_report, report_facts
 from kg.store import read_embedded, reader, update_embedded
 from kg.store.embedded import create_embedded, give_back_memory, is_ladybug, replace_store
@@ -87,7 +87,9 @@ class _Run:
     report: RunReport
     progress: Progress | None = None
     papers: list[Paper] = field(default_factory=list)
-    extractions: list[Extraction] = field(default_factory=list)
+    #: The papers' extractions from the extract stage to the build stage, packed (a corpus's
+    #: mentions as objects would take their memory, and leave it part-used once freed).
+    extractions: PackedExtractions = field(default_factory=PackedExtractions)
     B: nx.DiGraph = field(default_factory=nx.DiGraph)
     G: nx.DiGraph = field(default_factory=nx.DiGraph)
     #: What the report shows of the analytics, kept from the analyse stage (not the analytics).
@@ -182,6 +184,7 @@ def _run_stages(run: _Run) -> None:
             # (61,839 ACL papers: the run's peak 4,051 -> 3,540 MB).
             gc.collect()
             gc.freeze()
+            give_back_memory()  # what the stage freed, for the stages after it (and the system)
             stage_peak = _peak_rss_mb()
             peak = max(peak, stage_peak)
             if items is None:
@@ -350,20 +353,21 @@ def normalise_stage(run: _Run) -> int:
         papers, run.extractions, prior=update.tables if update else None, metrics=gazetteer.keys_of("Metric")
     )
     stored = update.tables if update else None
-    run.extractions, rules = normalise_run(
-        papers, run.extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"), tables=run.tables,
-        stored=stored,
-    )  # fmt: skip
+    rules: Counter[str] = Counter()
+    # each pass reads the packed extractions one paper at a time (see _Run.extractions)
+    keyed = PackedExtractions(rekeyed(papers, run.extractions.drain(), rules, known=gazetteer.keys,
+                                      metrics=gazetteer.keys_of("Metric"), tables=run.tables,
+                                      stored=stored))  # fmt: skip
     # One type per concept across the run's mentions, decided on the final keys, before they are
     # written anywhere; a stored concept keeps its type in an incremental run.
-    types = None
+    known = None
     if update and out.store:
-        keys = {m.concept for x in run.extractions for m in x.mentions if f"concept:{m.concept}" in update.known_before}
-        types = incremental.stored_types(out.store, keys)
+        keys = {m.concept for x in keyed for m in x.mentions if f"concept:{m.concept}" in update.known_before}
+        known = incremental.stored_types(out.store, keys)
     acronyms = run.tables.acronyms | (stored.acronyms if stored else {})
-    run.extractions = assign_types(run.extractions, gazetteer=gazetteer, known=types,
-                                   short_forms=short_forms(acronyms, gazetteer))  # fmt: skip
-    report.normalise = {"rules": dict(rules)}
+    types = decide_types(((m.concept, m.type, m.confidence) for x in keyed for m in x.mentions), gazetteer=gazetteer,
+                         known=known, short_forms=short_forms(acronyms, gazetteer))  # fmt: skip
+    report.normalise = {"rules": dict(sorted(rules.items()))}
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)
         norm = Normaliser()
@@ -371,18 +375,32 @@ def normalise_stage(run: _Run) -> int:
         for why in behind[:5]:
             log.info("a full run would change stored keys: %s", why)
         report.normalise["stored_keys_behind"] = len(behind)
+    by_type: Counter[str] = Counter()
+    by_role: Counter[str] = Counter()
+    stated: Counter[str] = Counter()
+
+    def final() -> Iterator[Extraction]:
+        for x in typed(keyed.drain(), types):
+            by_type.update(m.type for m in x.mentions)
+            by_role.update(m.role for m in x.mentions)
+            stated.update(r.type for r in x.relations)
+            run.extractions.append(x)
+            yield x
+
     if out.mentions:
         staged = run.staged.path(out.mentions)
         if update:  # the stored papers' lines, then the new ones
             shutil.copyfile(out.mentions, staged)
-        write_mentions(run.extractions, staged, append=update is not None)
+        write_mentions(final(), staged, append=update is not None)
         report.outputs["mentions"] = str(out.mentions)
-    mentions = [m for x in run.extractions for m in x.mentions]
+    else:
+        for _ in final():
+            pass
     report.mentions = {
-        "total": len(mentions),
-        "by_type": incremental.count(m.type for m in mentions),
-        "by_role": incremental.count(m.role for m in mentions),
-        "relations": incremental.count(r.type for x in run.extractions for r in x.relations),
+        "total": by_type.total(),
+        "by_type": dict(sorted(by_type.items())),
+        "by_role": dict(sorted(by_role.items())),
+        "relations": dict(sorted(stated.items())),
     }
     if run.update:
         report.mentions = incremental.add_counts(run.update.state["counts"]["mentions"], report.mentions)
@@ -410,11 +428,15 @@ def _build_update(run: _Run, update: Update) -> int:
 
 
 def _handed_over(run: _Run) -> Iterator[Extraction]:
-    """The run's extractions, which the run no longer holds: each is the taker's to free."""
-    extractions, run.extractions = run.extractions, []
-    extractions.reverse()
-    while extractions:
-        yield extractions.pop()
+    """The run's extractions, which the run no longer holds: each is the taker's to free.
+
+    The packed extractions live in the C heap, the graph in Python's own arenas: what they free
+    goes back to the system as the graph grows, not once it is built.
+    """
+    for i, x in enumerate(run.extractions.drain(), 1):
+        yield x
+        if i % 8192 == 0:
+            give_back_memory()
 
 
 def link_stage(run: _Run) -> int:
@@ -479,18 +501,15 @@ def store_stage(run: _Run) -> int | None:
     if update:
         items = sum(update_embedded(store, update.delta, into=staged).values())
         added = update.state["added"] + len(update.new)
-        run.save_state = partial(save, digests=update.digests, index=update.index, added=added,
+        run.save_state = partial(save, files=incremental.state_files(update.digests, update.index), added=added,
                                  full_papers=update.state["full_papers"])  # fmt: skip
         return items
     written = run.G.number_of_nodes() + run.G.number_of_edges()
     if spec.update.incremental:
-        run.save_state = partial(
-            save,
-            digests={p.id: incremental.digest(p) for p in run.papers},
-            index=LinkIndex.from_graph(run.G, top_k=spec.link.top_k),
-            added=0,
-            full_papers=len(run.papers),
-        )
+        # as files: what the store's COPYs come on top of once the graph is let go (state_files)
+        files = incremental.state_files({p.id: incremental.digest(p) for p in run.papers},
+                                        LinkIndex.from_graph(run.G, top_k=spec.link.top_k))  # fmt: skip
+        run.save_state = partial(save, files=files, added=0, full_papers=len(run.papers))
     # a full run's pages are drawn by now (visualise comes first); only a Neo4j target reads the graph after
     create_embedded(run.G, staged, release=None if spec.outputs.neo4j else partial(_let_go_of_graph, run))
     return written
@@ -683,13 +702,13 @@ def extract_cached(
     nlp: Any,
     cache: ExtractionCache | None,
     progress: Progress | None = None,
-) -> tuple[list[Extraction], int]:
+) -> tuple[PackedExtractions, int]:
     """Extract every paper, taking what the cache has and committing new results in batches.
 
     One ``nlp.pipe`` runs over the papers the cache lacks (looked up lazily, batch by batch),
-    so worker processes start once. Returns the extractions in paper order and the cache hits.
+    so worker processes start once. Returns the extractions in paper order, packed, and the cache hits.
     """
-    done: dict[str, Extraction] = {}
+    done: dict[str, bytes] = {}
     commit = spec.extract.commit_every
     total = len(papers)
     hits = 0
@@ -701,7 +720,7 @@ def extract_cached(
             cached = cache.get(paper_text(p) for p in chunk) if cache else {}
             for p in chunk:
                 if (hit := cached.get(paper_text(p))) is not None:
-                    done[p.id] = Extraction(p.id, hit.mentions, hit.relations, hit.rules)
+                    done[p.id] = pack(Extraction(p.id, hit.mentions, hit.relations, hit.rules))
                     hits += 1
                 else:
                     yield p
@@ -711,8 +730,8 @@ def extract_cached(
         return _extract_dask(papers, list(misses()), done, texts, spec, cache, progress), hits
     pending: list[tuple[str, Extraction]] = []
     for found in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes):
-        done[found.id] = x = found.sharing_strings()
-        pending.append((texts[x.id], x))
+        done[found.id] = pack(found)
+        pending.append((texts[found.id], found))
         if len(pending) >= commit:
             if cache:
                 cache.put(pending)
@@ -723,23 +742,23 @@ def extract_cached(
         cache.put(pending)
     if progress:
         progress(total, total)
-    return [done[p.id] for p in papers], hits
+    return PackedExtractions.of_packed(done.pop(p.id) for p in papers), hits
 
 
 def _extract_dask(
     papers: list[Paper],
     todo: list[Paper],
-    done: dict[str, Extraction],
+    done: dict[str, bytes],
     texts: dict[str, str],
     spec: PipelineSpec,
     cache: ExtractionCache | None,
     progress: Progress | None,
-) -> list[Extraction]:
+) -> PackedExtractions:
     from kg.extract.distributed import dask_client, extract_on_dask
 
     def finished(shard: list[Extraction]) -> None:
         for x in shard:
-            done[x.id] = x.sharing_strings()
+            done[x.id] = pack(x)
         if cache:
             cache.put((texts[x.id], x) for x in shard)
         if progress:
@@ -748,10 +767,10 @@ def _extract_dask(
     with dask_client(spec.extract.scheduler or None, n_workers=spec.extract.processes) as client:
         extract_on_dask(todo, client=client, model=spec.extract.model, shard_size=spec.extract.shard_size,
                         batch_size=spec.extract.batch_size, on_shard=finished)  # fmt: skip
-    return [done[p.id] for p in papers]
+    return PackedExtractions.of_packed(done.pop(p.id) for p in papers)
 
 
-def write_mentions(extractions: list[Extraction], path: Path, *, append: bool = False) -> None:
+def write_mentions(extractions: Iterable[Extraction], path: Path, *, append: bool = False) -> None:
     """Write ``kg extract`` output: one JSON object per paper (after the file's lines, with ``append``).
 
     Without ``append`` the file is replaced whole, once written (:func:`kg.outputs.replacing`).

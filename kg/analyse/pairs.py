@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import heapq
-from collections import Counter
+from array import array
 from dataclasses import dataclass
 
 import networkx as nx
+import numpy as np
 
 SOLUTION_TYPES = ("Method", "Technique")
 PROBLEM_TYPES = ("Problem",)
@@ -40,14 +40,21 @@ def method_problem_pairs(G: nx.DiGraph, *, min_papers: int = 2, limit: int = 20)
     [Pair(method='concept:bert', problem='concept:ner', papers=2)]
     """
     types = {n: d.get("type") for n, d in G.nodes(data=True) if d.get("kind") == "Concept"}
-    counts: Counter[tuple[str, str]] = Counter()
+    # each pair a paper mentions as one number, method * n + problem, with the concepts numbered
+    # in id order: a corpus's papers mention millions of pairs (61,839 ACL papers: as a Counter of
+    # tuples, +164 MB at the analyse stage's peak)
+    names = sorted(c for c, t in types.items() if t in SOLUTION_TYPES or t in PROBLEM_TYPES)
+    number = {c: i for i, c in enumerate(names)}
+    codes = array("q")
     for p, kind in G.nodes(data="kind"):
         if kind != "Paper":
             continue
         concepts = [c for c, d in G.succ[p].items() if d.get("rel") == "MENTIONS"]
-        methods = [c for c in concepts if types.get(c) in SOLUTION_TYPES]
-        problems = [c for c in concepts if types.get(c) in PROBLEM_TYPES]
-        counts.update((m, q) for m in methods for q in problems)
-    kept = ((pair, n) for pair, n in counts.items() if n >= min_papers)
-    ranked = heapq.nsmallest(limit, kept, key=lambda kv: (-kv[1], kv[0]))
-    return [Pair(method=m, problem=q, papers=n) for (m, q), n in ranked]
+        methods = [number[c] * len(names) for c in concepts if types.get(c) in SOLUTION_TYPES]
+        problems = [number[c] for c in concepts if types.get(c) in PROBLEM_TYPES]
+        codes.extend(m + q for m in methods for q in problems)
+    pairs, counts = np.unique(np.asarray(codes, dtype=np.int64), return_counts=True)
+    pairs, counts = pairs[counts >= min_papers], counts[counts >= min_papers]
+    ranked = np.lexsort((pairs, -counts))[:limit]  # most papers first, then by (method, problem) id
+    return [Pair(method=names[int(pairs[i]) // len(names)], problem=names[int(pairs[i]) % len(names)],
+                 papers=int(counts[i])) for i in ranked]  # fmt: skip

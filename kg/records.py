@@ -159,7 +159,7 @@ class PackedExtractions:
     """Extractions held as one compact ``bytes`` each, decoded afresh whenever they are read.
 
     A run holds every paper's extraction from the extract stage to the build stage. As objects,
-    the 61,839 ACL papers' 2.3 million mentions took 700 MB, and freeing them while the graph
+    the 61,839 ACL papers' 1.2 million mentions took 700 MB, and freeing them while the graph
     grew left 550 MB of Python's small-object arenas part-used, for the rest of the run. Packed,
     each paper is one block outside those arenas (its sentences once, its repeated strings
     interned), and the mentions a stage decodes live only while it reads that paper.

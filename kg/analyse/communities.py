@@ -63,7 +63,7 @@ def louvain(H: nx.Graph, *, seed: int = 7, resolution: float = 1.0) -> dict[Hash
     if not nodes:
         return {}
     index = {n: i for i, n in enumerate(nodes)}
-    # in typed arrays: a corpus's paper graph has 900k links, as tuples 130 MB more at the analyse stage's peak
+    # in typed arrays, not a tuple per link (a corpus's paper graph has 900k)
     m = H.number_of_edges()
     ends = np.fromiter((index[x] for u, v in H.edges() for x in (u, v)), dtype=np.int64, count=2 * m).reshape(m, 2)
     ends.sort(axis=1)

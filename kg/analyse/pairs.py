@@ -42,7 +42,7 @@ def method_problem_pairs(G: nx.DiGraph, *, min_papers: int = 2, limit: int = 20)
     types = {n: d.get("type") for n, d in G.nodes(data=True) if d.get("kind") == "Concept"}
     # each pair a paper mentions as one number, method * n + problem, with the concepts numbered
     # in id order: a corpus's papers mention millions of pairs (61,839 ACL papers: as a Counter of
-    # tuples, +164 MB at the analyse stage's peak)
+    # tuples, +140 MB: the analyse stage's peak)
     names = sorted(c for c, t in types.items() if t in SOLUTION_TYPES or t in PROBLEM_TYPES)
     number = {c: i for i, c in enumerate(names)}
     codes = array("q")

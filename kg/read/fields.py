@@ -120,7 +120,9 @@ def latex_to_text(text: str) -> str:
     """
     if not _LATEX.search(text):
         return text  # nothing to decode, and pylatexenc costs about a millisecond a call
-    return str(_latex_decoder("verbatim").latex_to_text(_BARE_SPECIAL.sub(r"\\\1", text)))
+    return str(
+        _latex_decoder("verbatim").latex_to_text(_BARE_SPECIAL.sub(r"\\\1", text), latex_context=_latex_parsing())
+    )
 
 
 def plain_text(text: str) -> str:
@@ -159,7 +161,7 @@ def plain_text(text: str) -> str:
     text = _HREF_URL.sub("", _CITE.sub("", text))
     marked = _BARE_SPECIAL.sub(r"\\\1", _TIE.sub(" ", text)).replace("~", "\\textasciitilde{}")
     try:
-        return str(_latex_decoder("text").latex_to_text(marked))
+        return str(_latex_decoder("text").latex_to_text(marked, latex_context=_latex_parsing()))
     except Exception:  # pylatexenc parses tolerantly, but a macro's handler may still fail: keep the text
         return given
 
@@ -194,6 +196,18 @@ def _latex_decoder(math_mode: str) -> Any:
     ]
     context.add_context_category("kg", prepend=True, macros=macros)
     return LatexNodes2Text(latex_context=context, math_mode=math_mode, keep_braced_groups=False)
+
+
+@lru_cache(maxsize=1)
+def _latex_parsing() -> Any:
+    """How pylatexenc parses: its defaults, and an argument for the font macros it does not know
+    (``\\boldsymbol``, ``\\bm``), whose text would otherwise be "%s" and a logged warning."""
+    from pylatexenc import latexwalker, macrospec
+
+    context = latexwalker.get_default_latex_context_db()
+    unknown = [name for name in ("url", *_FONTS) if context.get_macro_spec(name) is None]
+    context.add_context_category("kg", prepend=True, macros=[macrospec.MacroSpec(name, "{") for name in unknown])
+    return context
 
 
 def _last_argument(node: Any, l2tobj: Any) -> str:

@@ -6,6 +6,8 @@ import gzip
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg.errors import InputError
 from kg.read import Validator, read_records
@@ -79,6 +81,42 @@ def test_bold_math_keeps_its_argument_and_logs_nothing(tmp_path, caplog):
         paper = _one(tmp_path, {"id": "p1", "abstract": abstract})
     assert paper.abstract == "APEFT improves performance by 3.45% on average, with W frozen, across tasks."
     assert not caplog.records
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        r"We propose \textbf{S}elf-adaptive \textbf {S}chema Scaffolding (S$^3$), 4.3$\times$ faster -- see below",
+        r"Display math $$ a + b = c $$ and inline \( x y \) and \[ z w \] stay math; \LaTeX is a logo",
+        r"A {group with spaces {nested here}} and \emph{an argument with spaces}; ``quoted'' text --- dash",
+        r"Unbalanced } brace and { another $ open math with spaces",
+        "Lines\n\nof text \\& 85\\% and a tie\\textasciitilde{} here",
+        r"\mathbf{x} at the start, \frac{a}{b} with $\frac {1} {2}$ and a macro before a space \alpha beta",
+    ],
+)
+def test_latex_is_decoded_piece_by_piece_as_it_is_whole(marked):
+    # pylatexenc reads every character in Python: kg gives it only the pieces with markup
+    from kg.read.fields import _decode, _latex_decoder, _latex_parsing
+
+    whole = str(_latex_decoder("text").latex_to_text(marked, latex_context=_latex_parsing()))
+    assert _decode(marked) == whole
+
+
+_LATEX_BITS = ["\\textbf", "\\emph", "\\alpha", "\\LaTeX", "\\(", "\\)", "\\%", "{", "}", "$", "$$", " ", "  ",
+               "\n", "word", "x_1", "^2", "--", "---", "``", "''", "&", "~", "[", "]", "-", "."]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_LATEX_BITS), max_size=30))
+def test_any_latex_is_decoded_piece_by_piece_as_it_is_whole(bits):
+    from kg.read.fields import _decode, _latex_decoder, _latex_parsing
+
+    marked = "".join(bits)
+    try:
+        whole = str(_latex_decoder("text").latex_to_text(marked, latex_context=_latex_parsing()))
+    except Exception:  # plain_text keeps such a text as it is written
+        return
+    assert _decode(marked) == whole
 
 
 @pytest.mark.parametrize(

@@ -161,9 +161,78 @@ def plain_text(text: str) -> str:
     text = _HREF_URL.sub("", _CITE.sub("", text))
     marked = _BARE_SPECIAL.sub(r"\\\1", _TIE.sub(" ", text)).replace("~", "\\textasciitilde{}")
     try:
-        return str(_latex_decoder("text").latex_to_text(marked, latex_context=_latex_parsing()))
+        return _decode(marked)
     except Exception:  # pylatexenc parses tolerantly, but a macro's handler may still fail: keep the text
         return given
+
+
+#: What pylatexenc reads a character at a time: a macro or escape, a brace, math, a space, other text.
+_LATEX_TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|[{}]|\$\$|\$|\s+|[^\\{}$\s]+", re.S)
+#: What makes a piece of text LaTeX to decode: a macro or escape, braces, math, a comment, a
+#: special (``&``, ``~``, dashes, quotes).
+#: Tokens a macro must not take as its argument for the pieces to decode as the whole does.
+_ENDS = frozenset(["$", "$$", "}", "\\(", "\\)", "\\[", "\\]"])
+_DECODED = re.compile(r"[\\{}$%&~]|--|``|''|[!?]`")
+
+
+def _decode(text: str) -> str:
+    """``text`` (markup prepared by :func:`plain_text`) decoded by pylatexenc, which reads every
+    character in Python (about 20 ms an abstract): only the pieces with markup go through it.
+
+    The text is cut at spaces outside braces and math that follow no macro and precede no
+    argument; a piece without markup is its own text. Of the 301,930 titles and abstracts of the
+    arXiv ML corpus, 6 read otherwise than whole, all for the better or alike: whole, a ``\\\\%``
+    (a line break, then a comment) had cut off the rest of an abstract, and environments had
+    lost spaces ("off=g∘with"); the pieces keep them, or move a line break. Decoding the corpus's
+    texts took 99 s instead of 470 s (side by side, on a busy machine).
+    """
+    tokens = [m.group() for m in _LATEX_TOKEN.finditer(text)]
+    pieces: list[str] = []
+    depth, math, math_depth, begin = 0, "", 0, 0
+    for i, tok in enumerate(tokens):
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif tok in ("$", "$$", "\\(", "\\[", "\\)", "\\]"):
+            opens = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+            if tok == math and depth == math_depth:
+                math = ""
+            elif not math and tok in opens:
+                math, math_depth = opens[tok], depth
+            else:  # math in math or in its braces, or an end without a start: read whole
+                depth = -1
+        elif tok[0] == "\\" and _takes_arguments(tok[1:]) and _next_word(tokens, i + 1) in _ENDS:
+            depth = -1  # a macro that would take the math's end or a brace as its argument: read whole
+        elif tok[0].isspace() and not depth and not math and i:
+            before, after = tokens[i - 1], tokens[i + 1] if i + 1 < len(tokens) else ""
+            if before[0] != "\\" and after[:1] not in ("{", "["):  # "\\' w" is an accented w
+                pieces += ["".join(tokens[begin:i]), tok]
+                begin = i + 1
+        if depth < 0:
+            break
+    if depth or math:  # unbalanced: pylatexenc reads the whole text as it can
+        return str(_latex_decoder("text").latex_to_text(text, latex_context=_latex_parsing()))
+    pieces.append("".join(tokens[begin:]))
+    decoder, context = _latex_decoder("text"), _latex_parsing()
+    return "".join(
+        str(decoder.latex_to_text(piece, latex_context=context)) if _DECODED.search(piece) else piece
+        for piece in pieces
+    )
+
+
+@lru_cache(maxsize=4096)
+def _takes_arguments(name: str) -> bool:
+    """Whether pylatexenc reads arguments after the macro ``\\name`` (``\\textbf`` does, ``\\alpha`` not)."""
+    spec = _latex_parsing().get_macro_spec(name) if name.isalpha() else None
+    return bool(getattr(getattr(spec, "args_parser", None), "argspec", ""))
+
+
+def _next_word(tokens: list[str], i: int) -> str:
+    """The first token from ``i`` on that is not a space ("" if none)."""
+    while i < len(tokens) and tokens[i][0].isspace():
+        i += 1
+    return tokens[i] if i < len(tokens) else ""
 
 
 def _math_dollars(text: str) -> set[int]:

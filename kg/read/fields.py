@@ -170,9 +170,11 @@ def plain_text(text: str) -> str:
 _LATEX_TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|[{}]|\$\$|\$|\s+|[^\\{}$\s]+", re.S)
 #: What makes a piece of text LaTeX to decode: a macro or escape, braces, math, a comment, a
 #: special (``&``, ``~``, dashes, quotes).
-#: Tokens a macro must not take as its argument for the pieces to decode as the whole does.
-_ENDS = frozenset(["$", "$$", "}", "\\(", "\\)", "\\[", "\\]"])
 _DECODED = re.compile(r"[\\{}$%&~]|--|``|''|[!?]`")
+#: What opens math, and what closes it.
+_MATH = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+#: Tokens a macro must not take as its argument for the pieces to decode as the whole does.
+_ENDS = frozenset([*_MATH, *_MATH.values(), "}"])
 
 
 def _decode(text: str) -> str:
@@ -194,12 +196,11 @@ def _decode(text: str) -> str:
             depth += 1
         elif tok == "}":
             depth -= 1
-        elif tok in ("$", "$$", "\\(", "\\[", "\\)", "\\]"):
-            opens = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+        elif tok in _ENDS:  # math opens or closes
             if tok == math and depth == math_depth:
                 math = ""
-            elif not math and tok in opens:
-                math, math_depth = opens[tok], depth
+            elif not math and tok in _MATH:
+                math, math_depth = _MATH[tok], depth
             else:  # math in math or in its braces, or an end without a start: read whole
                 depth = -1
         elif tok[0] == "\\" and _takes_arguments(tok[1:]) and _next_word(tokens, i + 1) in _ENDS:
@@ -211,10 +212,10 @@ def _decode(text: str) -> str:
                 begin = i + 1
         if depth < 0:
             break
-    if depth or math:  # unbalanced: pylatexenc reads the whole text as it can
-        return str(_latex_decoder("text").latex_to_text(text, latex_context=_latex_parsing()))
-    pieces.append("".join(tokens[begin:]))
     decoder, context = _latex_decoder("text"), _latex_parsing()
+    if depth or math:  # unbalanced: pylatexenc reads the whole text as it can
+        return str(decoder.latex_to_text(text, latex_context=context))
+    pieces.append("".join(tokens[begin:]))
     return "".join(
         str(decoder.latex_to_text(piece, latex_context=context)) if _DECODED.search(piece) else piece
         for piece in pieces

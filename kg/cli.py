@@ -221,7 +221,7 @@ def _build(
         extractions = list(run_extract(papers, n_process=processes))
     # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there
     gazetteer = load_gazetteer()
-    tables = run_tables(papers, extractions, metrics=gazetteer.keys_of("Metric"))
+    tables = run_tables(papers, extractions, metrics=gazetteer.keys_of("Metric"), names=gazetteer.names)
     extractions, _ = normalise_run(
         papers, extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"), tables=tables
     )

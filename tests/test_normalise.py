@@ -258,20 +258,20 @@ def _paper(pid, abstract, *phrases, relations=()):
     from kg.records import Extraction, Mention, Paper, Relation
 
     ms = []
-    for phrase, key in phrases:
+    for phrase, key, *kind in phrases:  # (a third item: the mention's type, else Method)
         start = abstract.index(phrase)
-        ms.append(Mention(phrase, "Method", start, start + len(phrase), abstract, "uses", key))
+        ms.append(Mention(phrase, kind[0] if kind else "Method", start, start + len(phrase), abstract, "uses", key))
     spans = {m.concept: m for m in ms}
     rs = [Relation("USED_FOR", h, t, spans[h].text, spans[t].text, spans[h].start, spans[h].end, spans[t].start,
                    spans[t].end, abstract) for h, t in relations]  # fmt: skip
     return Paper(pid, "", abstract), Extraction(pid, ms, rs)
 
 
-def _run(*pairs, known=frozenset(), metrics=frozenset()):
+def _run(*pairs, known=frozenset(), metrics=frozenset(), names=frozenset()):
     from kg.normalise.run import normalise_run
 
     papers, extractions = zip(*pairs, strict=True)
-    out, rules = normalise_run(list(papers), list(extractions), known=known, metrics=metrics)
+    out, rules = normalise_run(list(papers), list(extractions), known=known, metrics=metrics, names=names)
     return {x.id: [m.concept for m in x.mentions] for x in out}, rules, out
 
 
@@ -322,6 +322,70 @@ def test_a_known_metric_is_defined_for_the_run_only_as_a_metric():
     )  # fmt: skip
     assert keys == {"a": ["commonsense transformer"], "b": ["translation edit rate"],
                     "c": ["comet", "translation edit rate"]}  # fmt: skip
+
+
+def test_a_known_name_of_a_dataset_or_model_keys_its_concept():
+    # the arXiv ML corpus: two abstracts' "Constrained Online Convex Optimization (COCO)" had keyed
+    # the COCO of 170 others, and two "Chat Generative Pre-trained Transformer (ChatGPT)" 1,501
+    # mentions of ChatGPT; 16 of MMLU's 261 define it as "Massive Multitask Language Understanding"
+    bare = [_paper(f"b{i}", "Detectors trained on COCO are scored on MMLU by ChatGPT.", ("COCO", "coco"),
+                   ("MMLU", "mmlu"), ("ChatGPT", "chatgpt")) for i in range(25)]  # fmt: skip
+    keys, rules, _ = _run(
+        _paper("a", "We study constrained online convex optimization (COCO) with long-term constraints. COCO is hard.",
+               ("constrained online convex optimization (COCO)", "constrained online convex optimization"),
+               ("COCO is", "constrained online convex optimization")),
+        *bare,
+        _paper("c", "Chat Generative Pre-trained Transformer (ChatGPT) answers questions.",
+               ("Chat Generative Pre-trained Transformer (ChatGPT)", "chat generative pretrained transformer")),
+        *[_paper(f"d{i}", "On Massive Multitask Language Understanding (MMLU) and the MMLU-Pro benchmark.",
+                 ("Massive Multitask Language Understanding (MMLU)", "massive multitask language understanding"))
+          for i in range(2)],
+        _paper("e", "Results on the massive multitask language understanding benchmark.",
+               ("massive multitask language understanding", "massive multitask language understanding")),
+        names=frozenset({"coco", "mmlu", "chatgpt"}),
+    )  # fmt: skip
+    assert keys["b0"] == ["coco", "mmlu", "chatgpt"]
+    # a long form that two abstracts, and one in 20 of those naming it, define it by is the name
+    # there; written out elsewhere it is itself
+    assert keys["d0"] == ["mmlu"] and keys["e"] == ["massive multitask language understanding"]
+    # a rarer one keys its abstract's mentions only
+    assert keys["a"] == ["constrained online convex optimization"] * 2
+    assert keys["c"] == ["chat generative pretrained transformer"]
+    assert rules["long form of a known name"] == 2
+    # and one abstract's long form is its own, however few name it
+    keys, _, _ = _run(
+        _paper("visa", "A voice interactive surgical agent (VISA) helps surgeons.",
+               ("voice interactive surgical agent (VISA)", "voice interactive surgical agent")),
+        _paper("b", "Results on VISA.", ("VISA", "visa")),
+        names=frozenset({"visa"}),
+    )  # fmt: skip
+    assert keys == {"visa": ["voice interactive surgical agent"], "b": ["visa"]}
+
+
+def test_the_runs_long_form_of_an_acronym_is_its_most_frequent():
+    # the arXiv ML corpus: 88 abstracts define GAT as "graph attention network(s)" and one as
+    # "gated attention transformer", which had won for spelling GAT with its initials; 44 define
+    # AE as "autoencoder", 21 as "adversarial example"
+    gat = "Graph attention networks (GAT) weigh neighbours."
+    ae = "An autoencoder (AE) compresses inputs."
+    keys, _, _ = _run(
+        *[_paper(f"gat{i}", gat, ("Graph attention networks (GAT)", "graph attention network")) for i in range(3)],
+        _paper("gated", "A gated attention transformer (GAT) reads video.",
+               ("gated attention transformer (GAT)", "gated attention transformer")),
+        *[_paper(f"ae{i}", ae, ("autoencoder (AE)", "autoencoder")) for i in range(3)],
+        _paper("adv", "We craft an adversarial example (AE) for each image.",
+               ("adversarial example (AE)", "adversarial example")),
+        # as frequent, the long form spelled by the initials wins: Schwartz-Hearst's shortest
+        # window "policy optimization (PPO)" is no name for PPO
+        _paper("ppo", "We use proximal policy optimization (PPO).",
+               ("proximal policy optimization (PPO)", "proximal policy optimization")),
+        _paper("po", "Agents learn by policy optimization (PPO).",
+               ("policy optimization (PPO)", "policy optimization")),
+        _paper("bare", "GAT layers and an AE help PPO agents.", ("GAT layers", "gat layer"), ("AE", "ae"),
+               ("PPO agents", "ppo agent")),
+    )  # fmt: skip
+    assert keys["bare"] == ["graph attention network layer", "autoencoder", "proximal policy optimization agent"]
+    assert keys["gated"] == ["gated attention transformer"]
 
 
 def test_no_definition_expands_an_acronym_an_alias_names_a_concept_by():

@@ -76,6 +76,12 @@ class Gazetteer:
         """Every known concept key."""
         return frozenset(self.types)
 
+    @property
+    def names(self) -> frozenset[str]:
+        """The keys of known datasets and model families: names of one thing, which key their
+        concept themselves ("coco", "mmlu", "chatgpt"; see :func:`kg.normalise.run.run_tables`)."""
+        return self.keys_of("Dataset") | self.families
+
     def keys_of(self, type_: str) -> frozenset[str]:
         """The known concept keys of one kg type ("Metric")."""
         return frozenset(k for k, t in self.types.items() if t == type_)

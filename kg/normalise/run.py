@@ -4,10 +4,17 @@ Seven rules, each a table built from the whole run and applied with dict lookups
 
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
-  definition always wins for it. Of several long forms, the most frequent one whose initials
-  spell the short form is taken (then the most frequent, then the first in sort order). A known
+  definition always wins for it. Of several long forms, the most frequent is taken, one whose
+  initials spell the short form counting double (then the first in sort order). A known
   metric ("COMET") is defined for the run only as a metric (``metric_ends``): one paper's
-  "COMmonsEnse Transformers (COMET)" does not rename the metric of every other.
+  "COMmonsEnse Transformers (COMET)" does not rename the metric of every other. A known name of
+  a dataset or model ("COCO", "MMLU", "ChatGPT") keys its concept itself, and is defined for the
+  run only as itself. In the abstracts that define it, a long form that two abstracts, and one
+  in 20 of those using the name, define it by is keyed by the name ("Massive Multitask
+  Language Understanding (MMLU)" -> "mmlu"; 16 of 261 on arXiv ML); a rarer one keeps its key
+  (two abstracts' "Constrained Online Convex Optimization (COCO)" do not rename the dataset of
+  170 others, nor are they renamed). Written out elsewhere, a long form is itself ("medical
+  question answering" is a task, as well as what four abstracts define MedQA by).
 - compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
   "data-set"); the key is the most frequent form, then the closed one.
 - numbers that a name decides: a key whose last word keeps its plural ("chain of thoughts",
@@ -56,13 +63,18 @@ from kg.normalise.specificity import generic_terms
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
+#: A long form stands for a known name when two abstracts at least, and one in this many mentions
+#: of the name, define it by it: on the arXiv ML corpus 16 of MMLU's 261 and 23 of GQA's 81 do, and
+#: 2 of COCO's 172 ("Constrained Online Convex Optimization") and of ChatGPT's 1,501 do not.
+NAME_SHARE = 20
 #: An aside in brackets, which a key leaves out ("synthetic (TRIP-PD)" is keyed "synthetic").
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
+ACRONYM, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
     "acronym from the run",
+    "long form of a known name",
     "compound folded",
     "number of a name folded",
     "based dropped",
@@ -80,7 +92,8 @@ class RunTables:
     ``definitions``: short form -> key of a long form -> abstracts that define it so;
     ``counts``: mentions of each key after the acronym rule; ``named``: the one-word keys that
     most of their mentions write as a name ("BERT", "ResNet", "GPT-2"); ``bare``: the short forms some
-    mention uses in an abstract that does not define them. Incremental runs keep them, to give
+    mention uses in an abstract that does not define them; ``names``: key of a long form -> key of
+    a known name that abstracts define by it -> how many. Incremental runs keep them, to give
     new papers the keys a full run would and to tell when the new papers change old ones.
     """
 
@@ -88,16 +101,35 @@ class RunTables:
     counts: dict[str, int] = field(default_factory=dict)
     named: frozenset[str] = frozenset()
     bare: frozenset[str] = frozenset()
+    names: dict[str, dict[str, int]] = field(default_factory=dict)
     #: The acronyms each paper of the run defines (short form -> key), while the run lasts.
     defined: dict[str, dict[str, str]] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def acronyms(self) -> dict[str, str]:
-        """Short form -> key of its long form: the most frequent spelled by its initials, then the most frequent."""
+        """Short form -> key of its long form: the most frequent, one spelled by its initials counting double.
+
+        One abstract's initials do not outvote the run: "GAT" is what 88 arXiv abstracts define,
+        "graph attention network", not one's "gated attention transformer"; but "proximal policy
+        optimization" beats a "policy optimization" as frequent.
+        """
         table = {}
         for short, longs in self.definitions.items():
             want = letters(short)
-            table[short] = min(longs, key=lambda k: (want not in initials(k), -longs[k], k))
+            table[short] = min(longs, key=lambda k: (-longs[k] * (1 + (want in initials(k))), k))
+        return table
+
+    @cached_property
+    def renamed(self) -> dict[str, str]:
+        """Key of a long form -> the known name it stands for in the abstracts that define the name
+        by it: one that two abstracts at least, and one in :data:`NAME_SHARE` of the mentions of the
+        name, define by it (the most such, then the first). One abstract's "Voice Interactive
+        Surgical Agent (VISA)" is its own."""
+        table = {}
+        for long, named in self.names.items():
+            name = min(named, key=lambda k: (-named[k], k))
+            if named[name] >= 2 and named[name] * NAME_SHARE >= self.counts.get(name, 0):
+                table[long] = name
         return table
 
     @cached_property
@@ -128,10 +160,15 @@ class RunTables:
             mine = definitions.setdefault(short, {})
             for key, n in longs.items():
                 mine[key] = mine.get(key, 0) + n
+        names = {long: dict(d) for long, d in self.names.items()}
+        for long, named in other.names.items():
+            mine = names.setdefault(long, {})
+            for key, n in named.items():
+                mine[key] = mine.get(key, 0) + n
         counts = dict(self.counts)
         for key, n in other.counts.items():
             counts[key] = counts.get(key, 0) + n
-        return RunTables(definitions, counts, self.named | other.named, self.bare | other.bare)
+        return RunTables(definitions, counts, self.named | other.named, self.bare | other.bare, names)
 
     def moved_by(self, grown: RunTables, heads: frozenset[str], inverted: Iterable[str] = ()) -> list[str]:
         """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
@@ -170,11 +207,13 @@ class RunTables:
     def to_dict(self) -> dict[str, Any]:
         return {"definitions": {s: dict(sorted(d.items())) for s, d in sorted(self.definitions.items())},
                 "counts": dict(sorted(self.counts.items())), "named": sorted(self.named),
-                "bare": sorted(self.bare)}  # fmt: skip
+                "bare": sorted(self.bare),
+                "names": {k: dict(sorted(d.items())) for k, d in sorted(self.names.items())}}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunTables:
-        return cls(data["definitions"], data["counts"], frozenset(data["named"]), frozenset(data["bare"]))
+        return cls(data["definitions"], data["counts"], frozenset(data["named"]), frozenset(data["bare"]),
+                   data["names"])  # fmt: skip
 
 
 def normalise_run(
@@ -184,6 +223,7 @@ def normalise_run(
     normaliser: Normaliser | None = None,
     known: frozenset[str] = frozenset(),
     metrics: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
     tables: RunTables | None = None,
     stored: RunTables | None = None,
 ) -> tuple[list[Extraction], Counter[str]]:
@@ -191,8 +231,9 @@ def normalise_run(
 
     Returns new extractions (the inputs are left alone) and how often each rule fired, the
     per-paper rules of :class:`~kg.records.Extraction` included. ``tables`` are those of
-    :func:`run_tables` for these papers, built here if not given. Papers added to a stored
-    run take its decisions where it made them (``stored``: its tables, which ``tables`` include).
+    :func:`run_tables` for these papers (given ``metrics`` and ``names``), built here if not
+    given. Papers added to a stored run take its decisions where it made them (``stored``: its
+    tables, which ``tables`` include).
 
     >>> ps = [Paper("1", "", "We train proximal policy optimization (PPO) agents."), Paper("2", "", "PPO fails.")]
     >>> def x(pid, text, start, key):
@@ -204,7 +245,7 @@ def normalise_run(
     """
     norm = normaliser or Normaliser()
     papers = list(papers)
-    tables = tables or run_tables(papers, extractions, normaliser=norm, metrics=metrics)
+    tables = tables or run_tables(papers, extractions, normaliser=norm, metrics=metrics, names=names)
     rules: Counter[str] = Counter()
     out = list(rekeyed(papers, extractions, rules, normaliser=norm, known=known, metrics=metrics, tables=tables,
                        stored=stored))  # fmt: skip
@@ -253,11 +294,14 @@ def run_tables(
     normaliser: Normaliser | None = None,
     prior: RunTables | None = None,
     metrics: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
 ) -> RunTables:
     """The run-wide tables of ``papers``, added to those of a ``prior`` run's papers.
 
     ``metrics`` are the keys of known metrics (the gazetteer's): the run defines one only as a
-    metric, a known one or a long form that ends in a word of ``metric_ends``.
+    metric, a known one or a long form that ends in a word of ``metric_ends``. ``names`` are the
+    keys of known datasets and models (:attr:`~kg.normalise.gazetteer.Gazetteer.names`): the run
+    defines none of them, but counts their long forms in ``names`` (see :attr:`RunTables.renamed`).
 
     >>> ps = [Paper(str(i), "", text) for i, text in enumerate(["dataset", "data set", "data-set"])]
     >>> xs = [Extraction(p.id, [Mention(p.abstract, "Dataset", 0, 8, "", "uses", "data set")]) for p in ps[1:]]
@@ -268,6 +312,7 @@ def run_tables(
     norm = normaliser or Normaliser()
     defined = _defined_by_paper(list(papers), norm)
     definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    named_by: defaultdict[str, Counter[str]] = defaultdict(Counter)  # long form -> known names it defines
     for own in defined.values():
         for short, key in own.items():
             # an alias decides for its short form ("LLM"), and one that forbids a definition
@@ -275,6 +320,9 @@ def run_tables(
             if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
                 if norm.key(short) in metrics and key not in metrics and key.rpartition(" ")[2] not in norm.metric_ends:
                     continue  # "COMmonsEnse Transformers (COMET)" is no name for the metric COMET
+                if norm.key(short) in names:
+                    named_by[key][norm.key(short)] += 1
+                    continue
                 definitions[short][key] += 1
     tables = RunTables({s: dict(d) for s, d in definitions.items()})
     acronyms = tables.acronyms
@@ -298,7 +346,8 @@ def run_tables(
     # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
     # (a title in capitals, "GENERATIVE"; half of them: "VISion" and "Vision") stays a word.
     named = frozenset(key for key, n in as_name.items() if 2 * n > alone[key])
-    tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare)))
+    names_of = {long: dict(d) for long, d in named_by.items()}
+    tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare), names_of))
     return replace(tables, defined=defined)
 
 
@@ -314,6 +363,7 @@ class _Rekey:
         aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha()}
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
+        self.renamed = tables.renamed | stored.renamed
         self._named = tables.named | stored.named
         #: The one-word keys of the run ("autoregressive"), whichever spelling it keys them by.
         self.words = frozenset(k for k in (*tables.counts, *stored.counts) if " " not in k)
@@ -329,7 +379,11 @@ class _Rekey:
         key = _expand_acronyms(m, self.acronyms, own, self.norm)
         if key and key != m.concept:
             rules[ACRONYM] += 1
-        return self.key(key or m.concept, rules)
+        key = self.key(key or m.concept, rules)
+        if key in self.renamed and key in own.values():  # the abstract defines a known name by it
+            rules[NAME] += 1
+            return self.renamed[key]
+        return key
 
     def key(self, key: str, rules: Counter[str] | None = None) -> str:
         """``key`` through the rules that follow the acronyms', in order, counting in ``rules`` each that changed it."""

@@ -46,9 +46,10 @@ REJECTS_FILE = "rejects.jsonl"
 #: The run-wide key tables (:class:`kg.normalise.run.RunTables`).
 TABLES_FILE = "keys.json"
 #: Changes whenever what the state holds or how it is computed (the digests) changes, or the store's
-#: schema does (7: the link index's unlinked concepts; 6: Paper.categories; 5: neighbour lists in the link
+#: schema does (8: known names keep their acronyms, a long form's initials no longer outvote the run;
+#: 7: the link index's unlinked concepts; 6: Paper.categories; 5: neighbour lists in the link
 #: index), so that the next run rebuilds the store.
-STATE_VERSION = 7
+STATE_VERSION = 8
 
 
 @dataclass

@@ -349,9 +349,8 @@ def normalise_stage(run: _Run) -> int:
     out, report, update = run.spec.outputs, run.report, run.update
     papers = update.new if update else run.papers
     gazetteer = load_gazetteer()
-    run.tables = run_tables(
-        papers, run.extractions, prior=update.tables if update else None, metrics=gazetteer.keys_of("Metric")
-    )
+    run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None,
+                            metrics=gazetteer.keys_of("Metric"), names=gazetteer.names)  # fmt: skip
     stored = update.tables if update else None
     rules: Counter[str] = Counter()
     # each pass reads the packed extractions one paper at a time (see _Run.extractions)

@@ -127,6 +127,15 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         # places, where a study's data comes from: "India" was a Dataset of 116 ACL mentions
         ("india", ["India"]),
         ("hong kong", ["Hong Kong"]),
+        # organisations, platforms, venues: "GitHub" was a Dataset of 404 arXiv ML papers ("code is
+        # available on GitHub"), "OpenAI" a Method of 209, "huggingface" a Method of 62 ACL papers
+        ("github", ["GitHub", "Github"]),
+        ("openai", ["OpenAI"]),
+        ("hugging face", ["Hugging Face", "HuggingFace"]),
+        ("huggingface", ["huggingface"]),
+        ("google deepmind", ["Google DeepMind"]),
+        ("university", ["University"]),
+        ("iclr", ["ICLR"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):
@@ -162,6 +171,11 @@ def test_general_academic_phrasings_are_generic(key, forms):
         # named after a place, not a place
         ("indian language", ["Indian languages"]),
         ("hong kong cantonese", ["Hong Kong Cantonese"]),
+        # made by an organisation, not the organisation
+        ("github copilot", ["GitHub Copilot"]),
+        ("google translate", ["Google Translate"]),
+        ("openai gym", ["OpenAI Gym"]),
+        ("mistral", ["Mistral"]),
         # compound adjectives inside names, or before a head that names no kind of artefact
         ("retrieval augmented generation", ["Retrieval-Augmented Generation"]),
         ("model free reinforcement learning", ["model-free reinforcement learning"]),

@@ -176,8 +176,8 @@ class GenericTerms:
     adjectives: frozenset[str] = frozenset()
     #: Those and the ends of compound adjectives ("end-to-end", "zero-shot"): no name ends in one.
     adjective_ends: frozenset[str] = frozenset()
-    #: Names of the whole field ("machine learning", "deep learning"), places ("India") and what any
-    #: paper of the field does ("human evaluation"): generic however written.
+    #: Names of the whole field ("machine learning", "deep learning"), places ("India"), what any
+    #: paper of the field does ("human evaluation") and organisations ("GitHub"): generic however written.
     fields: frozenset[str] = frozenset()
     #: Ends of compound adjectives that qualify and name nothing ("end", "specific"; "-based" and the
     #: others of ``property_words`` count too): a concept named by such a compound is an adjective alone.
@@ -247,13 +247,13 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
-        fields = [str(w) for w in [*conf.get("fields", []), *conf.get("places", []), *conf.get("practices", [])]]
+        fields = [str(w) for name in ("fields", "places", "practices", "organisations") for w in conf.get(name, [])]
         compound_ends = [str(w) for w in conf.get("compound_ends", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
-            f", property_words, prefix_words, adjectives, adjective_ends, fields, places, practices"
-            f" and compound_ends ({exc})"
+            f", property_words, prefix_words, adjectives, adjective_ends, fields, places, practices,"
+            f" organisations and compound_ends ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()

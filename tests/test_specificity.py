@@ -253,6 +253,25 @@ def test_papers_sharing_only_generic_concepts_are_not_linked():
                                                                       "concept:speech recognition")  # fmt: skip
 
 
+def test_an_acronym_names_a_concept_of_general_words_only_if_its_papers_write_it():
+    # the arXiv ML corpus: one paper's "classification (CFC)" had kept "classification" (3,240
+    # papers) from being generic, a few "pre-trained models (PTMs)" "pretrained model" (1,907)
+    written = {**{f"p{i}": ["pre-trained models"] for i in range(10)}, "ptm": ["pre-trained models (PTMs)", "PTMs"],
+               **{f"d{i}": ["deep learning models"] for i in range(3)},
+               **{f"dlm{i}": ["Deep Learning Models (DLMs)", "DLMs"] for i in range(2)}}  # fmt: skip
+    key = {"p": "pretrained model", "d": "deep learning model"}
+    papers, extractions = [], []
+    for pid, texts in written.items():
+        abstract = " and ".join(texts)
+        papers.append(Paper(pid, "", abstract))
+        extractions.append(Extraction(pid, [Mention(t, "Method", abstract.index(t), abstract.index(t) + len(t), "",
+                                                    "uses", key[pid[0]]) for t in texts]))  # fmt: skip
+    B = build_graph(papers, extractions)
+    assert "PTMs" in B.nodes["concept:pretrained model"]["aliases"]
+    assert B.nodes["concept:pretrained model"]["generic"]  # 1 paper of 11 writes the acronym
+    assert not B.nodes["concept:deep learning model"]["generic"]  # 2 of 5 do: a named thing
+
+
 def test_shared_concepts_are_ordered_by_what_they_add_to_the_weight():
     B = _papers({
         "a": [("knowledge distillation", "proposes"), ("speech recognition", "mentions")],

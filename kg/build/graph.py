@@ -16,7 +16,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.normalise.specificity import generic_terms, specificity
+from kg.normalise.specificity import generic_terms, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
 log = logging.getLogger(__name__)
@@ -224,14 +224,26 @@ def concept_scores(G: nx.DiGraph) -> None:
     >>> concept_scores(G)
     >>> G.nodes["concept:downstream task"]["generic"]
     True
+
+    An acronym names a concept of general words ("Deep Learning Models (DLMs)") when one paper
+    in :data:`ACRONYM_SHARE` at least writes it so (the text of its ``MENTIONS``): on the arXiv ML
+    corpus one paper's "classification (CFC)" had kept "classification" (3,240 papers), and a few
+    "pre-trained models (PTMs)" "pretrained model" (1,907), from being generic.
     """
     generic = generic_terms()
     n_papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "Paper")
-    for _, d in G.nodes(data=True):
+    for n, d in G.nodes(data=True):
         if d.get("kind") == "Concept":
             run_df = min(d.get("paper_count") or 0, n_papers)
             d["specificity"] = round(specificity(d["key"], run_df=run_df, run_docs=n_papers), 4)
-            d["generic"] = generic.is_generic(d["key"], [d.get("name") or "", *d.get("aliases", [])])
+            forms = [d.get("name") or "", *d.get("aliases", [])]
+            flag = generic.is_generic(d["key"], forms)
+            if not flag:
+                plain = [f for f in forms if not writes_acronym(f)]
+                if len(plain) < len(forms) and generic.is_generic(d["key"], plain):
+                    texts = [t for _, _, t in G.in_edges(n, data="text") if t is not None]
+                    flag = ACRONYM_SHARE * sum(map(writes_acronym, texts)) < len(texts)
+            d["generic"] = flag
 
 
 def _first_sentence_end(text: str) -> int:
@@ -399,6 +411,10 @@ def _initials_lowered(form: str) -> str:
 
 
 _WORD_START = re.compile(r"(?:^|(?<=[\s-]))\w")
+
+#: One paper in this many, at least, names a concept of general words by an acronym for the
+#: acronym to make it specific (:func:`concept_scores`).
+ACRONYM_SHARE = 10
 
 #: How many times as often another form must be written for it to name a concept instead of the
 #: spelled-out form: 745 "GPT-4" to 1 "Generative Pre-trained Transformer 4" (61,839 ACL papers:

@@ -142,6 +142,20 @@ def _is_acronym(form: str) -> bool:
     return bool(_ACRONYM.match(form)) and 2 * caps >= sum(c.isalpha() for c in form)
 
 
+_BRACKETED = re.compile(r"\(\s*([^()\s]+)\s*\)\s*$")
+
+
+def writes_acronym(form: str) -> bool:
+    """Whether a mention's text names its concept by an acronym, alone or defined in brackets.
+
+    >>> writes_acronym("PTMs"), writes_acronym("pre-trained models (PTMs)"), writes_acronym("pre-trained models")
+    (True, True, False)
+    """
+    form = form.strip()
+    bracketed = _BRACKETED.search(form)
+    return _is_acronym(form) or (bracketed is not None and _is_acronym(bracketed.group(1)))
+
+
 @dataclass(frozen=True, slots=True)
 class GenericTerms:
     """Which concepts are generic: made only of general academic words (``config/generic.toml``).

@@ -126,6 +126,29 @@ def test_relations_carry_keys_offsets_and_sentence(nlp):
     assert r.sentence == "We use a convolutional neural network for image classification."
 
 
+def test_the_generic_lists_leave_the_cache_alone_but_its_adjectives(tmp_path, monkeypatch):
+    # generic.toml's lists decide which concepts are generic after extraction: adding an
+    # organisation must not extract a corpus of 150,965 abstracts again; its adjectives shape phrases
+    import shutil
+
+    from kg.config import CONFIG_ENV, config_dir
+    from kg.extract import cache
+
+    before = cache.namespace("kg_concepts-0.1.0", "0.1.0")
+    conf = tmp_path / "config"
+    shutil.copytree(config_dir(), conf)
+    monkeypatch.setenv(CONFIG_ENV, str(conf))
+    generic = conf / "generic.toml"
+    text = generic.read_text(encoding="utf-8")
+    generic.write_text(text.replace('organisations = ["github", ', 'organisations = ["gitee", "github", '),
+                       encoding="utf-8")  # fmt: skip
+    assert generic.read_text(encoding="utf-8") != text
+    assert cache.namespace("kg_concepts-0.1.0", "0.1.0") == before
+    generic.write_text(text.replace('adjectives = ["better", ', 'adjectives = ["bigger", "better", '), encoding="utf-8")
+    assert generic.read_text(encoding="utf-8") != text
+    assert cache.namespace("kg_concepts-0.1.0", "0.1.0") != before
+
+
 def test_retrained_relation_model_misses_the_cache(tmp_path, monkeypatch):
     import json
     import shutil

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,11 @@ EXTRACTION_CONFIG = (
     *("normalise.toml", "aliases.tsv", "stoplist.txt", "roles.toml", "relations.toml"),
     *("phrases.toml", "generic.toml", "gazetteer.tsv", "refdf.tsv.gz"),
 )
+#: Of these, the TOML files extraction reads a part of, and the keys of that part: the lists of
+#: ``generic.toml`` decide after extraction which concepts are generic, and only its
+#: ``adjectives`` shape the phrases (``kg_phrases``), so adding a place or an organisation there
+#: does not extract a corpus again.
+EXTRACTION_KEYS = {"generic.toml": ("adjectives",)}
 #: The relation classifier's files (``kg/models/relations``): retraining it changes the relations.
 RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: The shape of a cached value and what it is keyed by; a new one misses on old entries
@@ -69,7 +75,11 @@ def namespace(model: str, kg_version: str) -> str:
     """A digest of everything besides the text that decides what extraction returns."""
     h = hashlib.sha256(f"{model}\0{kg_version}\0{CACHE_FORMAT}".encode())
     for name in EXTRACTION_CONFIG:
-        h.update(b"\0" + config_path(name).read_bytes())
+        data = config_path(name).read_bytes()
+        if name in EXTRACTION_KEYS:
+            conf = tomllib.loads(data.decode("utf-8"))
+            data = json.dumps({k: conf.get(k) for k in EXTRACTION_KEYS[name]}, sort_keys=True).encode()
+        h.update(b"\0" + data)
     for name in RELATION_MODEL_FILES:
         h.update(b"\0" + (relations_model_dir() / name).read_bytes())
     return h.hexdigest()[:16]

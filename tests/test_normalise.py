@@ -326,8 +326,8 @@ def test_a_known_metric_is_defined_for_the_run_only_as_a_metric():
 
 def test_a_known_name_of_a_dataset_or_model_keys_its_concept():
     # the arXiv ML corpus: two abstracts' "Constrained Online Convex Optimization (COCO)" had keyed
-    # the COCO of 170 others, and two "Chat Generative Pre-trained Transformer (ChatGPT)" 1,501
-    # mentions of ChatGPT; 16 of MMLU's 261 define it as "Massive Multitask Language Understanding"
+    # COCO in 216 papers, and two "Chat Generative Pre-trained Transformer (ChatGPT)" 1,501 mentions
+    # of ChatGPT; 16 abstracts define MMLU (243 mentions) as "Massive Multitask Language Understanding"
     bare = [_paper(f"b{i}", "Detectors trained on COCO are scored on MMLU by ChatGPT.", ("COCO", "coco"),
                    ("MMLU", "mmlu"), ("ChatGPT", "chatgpt")) for i in range(25)]  # fmt: skip
     keys, rules, _ = _run(

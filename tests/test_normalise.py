@@ -188,6 +188,9 @@ def test_generic_terms_are_not_concepts(norm):
     # a verb that frames what a paper does, alone (3 of 2,000 arXiv ML papers had "enhancing")
     assert norm.is_generic("enhancing") and norm.is_generic(norm.key("Leveraging"))
     assert not norm.is_generic("attention mechanism")
+    # parts and notes of a paper: "WARNING: this paper contains offensive text" (45 arXiv ML papers)
+    assert all(norm.is_generic(norm.key(part)) for part in ("WARNING", "Introduction", "an overview"))
+    assert not any(norm.is_generic(norm.key(term)) for term in ("early warning", "warning signals"))
     # a model's size alone: the default sample's "models from 7B to 32B parameters" made "7B" a Dataset
     assert all(norm.is_generic(norm.key(size)) for size in ("7B", "1.5B", "8x7B", "128K"))
     assert not any(norm.is_generic(norm.key(name)) for name in ("T5", "Llama-2-7B", "Mistral 7B", "GPT-4"))

@@ -171,6 +171,11 @@ def test_general_academic_phrasings_are_generic(key, forms):
         # named after a place, not a place
         ("indian language", ["Indian languages"]),
         ("hong kong cantonese", ["Hong Kong Cantonese"]),
+        # techniques named by general words only, known to the gazetteer (29, 31 and 78 arXiv ML
+        # papers had been kept specific by an acronym one paper wrote)
+        ("factor analysis", ["factor analysis"]),
+        ("next scale prediction", ["next-scale prediction"]),
+        ("deep research", ["Deep Research"]),
         # made by an organisation, not the organisation
         ("github copilot", ["GitHub Copilot"]),
         ("google translate", ["Google Translate"]),

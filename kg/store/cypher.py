@@ -127,9 +127,13 @@ def _key(label: str) -> str:
 
 
 def _match_rel(rel: str) -> str:
-    """``UNWIND $rows`` of ``from``/``to`` keys: the relationship ``r`` between the two."""
-    src, dst, _ = REL_TABLES[rel]
-    return f"UNWIND $rows AS row MATCH (a:{src} {{{_key(src)}: row.from}})-[r:{rel}]->(b:{dst} {{{_key(dst)}: row.to}})"
+    """``UNWIND $rows`` of ``from``/``to`` keys: the relationship ``r`` between the two.
+
+    Both ends first, then the relationship between them: LadybugDB plans the pattern written
+    as one path as a scan of the whole relationship table joined with the rows (arXiv ML,
+    2.2 million links: 2,000 looked up in 3.8 s, against 0.44 s so).
+    """
+    return f"{_match_ends(rel)} MATCH (a)-[r:{rel}]->(b)"
 
 
 def _match_ends(rel: str) -> str:

@@ -296,3 +296,30 @@ def test_the_runs_page_of_the_top_nodes_is_the_page_of_the_whole_view(sample_gra
                      overview_above=above)  # fmt: skip
     assert "map of" in whole.path.read_text(encoding="utf-8")
     assert top.path.read_text(encoding="utf-8") == whole.path.read_text(encoding="utf-8")
+
+
+def test_a_stored_page_names_communities_as_the_full_counts_do():
+    """A stored page reads each concept's name only where two papers of a community mention it, or
+    where no concept is mentioned twice in the community: the names are those of all the counts."""
+    from kg.analyse import name_paper_communities
+    from kg.viz.stored import _paper_labels
+
+    rows = [[0, "parsing", 3], [0, "treebank", 2], [0, "lexicon", 1], [0, "tagging", 1], [1, "bert", 1],
+            [1, "speech", 1], [1, "asr", 1], [2, "tagging", 2], [2, "parsing", 1]]  # fmt: skip
+    sizes = {0: 3, 1: 2, 2: 2}
+    concepts = nx.DiGraph()
+    for key in {r[1] for r in rows}:
+        concepts.add_node(f"concept:{key}", key=key, name=key.upper(), generic=key == "bert", type="Method")
+    asked: list[list[str]] = []
+
+    def run(query: str, params: dict[str, list[str]]) -> list[list[object]]:
+        asked.append(params["keys"])
+        return [[k, k.upper(), k == "bert", "Method"] for k in params["keys"]]
+
+    counts: dict[int, dict[str, int]] = {}
+    for k, key, n in rows:
+        counts.setdefault(k, {})[f"concept:{key}"] = n
+    full = {c.number: c.label for c in name_paper_communities(counts, sizes, concepts)}
+    assert _paper_labels(run, sizes, rows) == full
+    assert full[1] == "ASR, SPEECH"  # no concept twice: named by its concepts once mentioned
+    assert asked == [["asr", "bert", "parsing", "speech", "tagging", "treebank"]]  # not "lexicon"

@@ -156,21 +156,30 @@ def name_communities(
 
 
 def name_paper_communities(
-    counts: Mapping[int, Mapping[str, int]], sizes: Mapping[int, int], G: nx.DiGraph, *, label_size: int = 3
+    counts: Mapping[int, Mapping[str, int]],
+    sizes: Mapping[int, int],
+    G: nx.DiGraph,
+    *,
+    label_size: int = 3,
+    overall: Mapping[str, float] | None = None,
 ) -> list[Community]:
     """Paper communities named from how many member papers mention each concept (what a store can count).
 
     ``counts[k][c]``: the papers of community ``k`` that mention concept ``c``; ``sizes[k]``:
     the papers in ``k``; ``G`` holds at least the concepts counted (their names and ``generic``).
+    ``overall[c]``: the papers of all communities that mention ``c``, if ``counts`` holds only
+    the concepts that may name a community (summed from ``counts`` if not given).
     Gives the labels :func:`communities` gave the same papers.
     """
     inside = {k: {c: float(n) for c, n in cnt.items()} for k, cnt in counts.items()}
-    overall: dict[str, float] = defaultdict(float)
-    for cnt in counts.values():
-        for c, n in cnt.items():
-            overall[c] += n
+    if overall is None:
+        summed: dict[str, float] = defaultdict(float)
+        for cnt in counts.values():
+            for c, n in cnt.items():
+                summed[c] += n
+        overall = summed
     totals = {k: float(n) for k, n in sizes.items()}
-    return _named("Paper", sizes, inside, dict(overall), totals, G, label_size)
+    return _named("Paper", sizes, inside, overall, totals, G, label_size)
 
 
 def _named(

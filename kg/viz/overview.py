@@ -163,7 +163,8 @@ def whole_map(
     papers: Mapping[int, int], mentions: Iterable[tuple[int, Any, int]], *, n_papers: int, n_nodes: int
 ) -> WholeMap | None:
     """The map of a whole view from counts: ``papers``, community of papers (>= 0) -> its papers;
-    ``mentions``, (community, concept, n): n papers of the community mention the concept;
+    ``mentions``, (community, concept, n): n papers of the community mention the concept (one row
+    per community and concept);
     ``n_papers`` and ``n_nodes``, the papers and nodes in the view. None if under two communities.
 
     Each concept goes to the commonest community of its papers, as :func:`paper_groups` puts it.
@@ -176,20 +177,20 @@ def whole_map(
     shown = frozenset(_largest(papers))
     if len(shown) < 2:
         return None
-    votes: dict[Any, dict[int, int]] = defaultdict(dict)
-    for k, c, n in mentions:
-        votes[c][k] = votes[c].get(k, 0) + n
-    concepts = {}
-    for c, by in votes.items():
-        k = min(by, key=lambda k: (-by[k], k))
-        if k in shown:
-            concepts[c] = k
+    # two passes over the rows, no table per concept: a store's are 1.5 million for 150,965 arXiv
+    # ML papers (10.8 s with a table of communities per concept, 2 s so)
+    rows = mentions if isinstance(mentions, list) else list(mentions)
+    best: dict[Any, tuple[int, int]] = {}
+    for k, c, n in rows:
+        top = best.get(c)
+        if top is None or n > top[0] or (n == top[0] and k < top[1]):
+            best[c] = (n, k)
+    concepts = {c: k for c, (_, k) in best.items() if k in shown}
     weight: Counter[tuple[int, int]] = Counter()
-    for c, by in votes.items():
+    for a, c, n in rows:
         b = concepts.get(c, NONE)
-        for a, n in by.items():
-            if b != NONE and a in shown and a != b:
-                weight[(min(a, b), max(a, b))] += n
+        if b != NONE and a != b and a in shown:
+            weight[(min(a, b), max(a, b))] += n
     count = {k: papers[k] for k in sorted(shown)}
     placed = Counter(concepts.values())
     sizes = {k: count[k] + placed[k] for k in count}

@@ -87,10 +87,10 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
     if "graph" in views:
         # the shown nodes and the MENTIONS among them: full_view(G) restricted to them
         sizes, mentions = _paper_communities(run)
-        labels = _paper_labels(sizes, mentions)
+        labels = _paper_labels(run, sizes, mentions)
         shown = nx.Graph(communities={"Paper": labels} if labels else {})
         # the map of the whole view, should the page open as one (kg.viz.html.write_html)
-        shown.graph["map"] = whole_map(sizes, ((k, concept_node(key), n) for k, key, *_, n in mentions),
+        shown.graph["map"] = whole_map(sizes, ((k, concept_node(key), n) for k, key, n in mentions),
                                        n_papers=counted["Paper"], n_nodes=total)  # fmt: skip
         shown.add_nodes_from((n, G.nodes[n]) for n in scores)
         shown.add_edges_from((u, v, d) for u in scores for v, d in G.succ[u].items()
@@ -104,28 +104,43 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
 
 def _paper_communities(run: Run) -> tuple[dict[int, int], list[list[Any]]]:
     """The stored communities of papers: community -> its papers, and the rows (community, concept key,
-    name, generic, type, n): n papers of the community mention the concept. Counted in the store."""
+    n): n papers of the community mention the concept. Counted in the store."""
     sizes = {int(k): int(n) for k, n in run("MATCH (p:Paper) WHERE p.community >= 0 RETURN p.community, count(*)", {})}
     if not sizes:
         return {}, []
+    # keys and counts only: a row per community and concept (150,965 arXiv ML papers: 1.5 million
+    # rows, 3.7 s; with each concept's name, type and flag as well, 18 s)
     mentions = run(
-        "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 "
-        "RETURN p.community, c.key, c.name, c.generic, c.type, count(*)",
-        {},
+        "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 RETURN p.community, c.key, count(*)", {}
     )
     return sizes, mentions
 
 
-def _paper_labels(sizes: dict[int, int], mentions: list[list[Any]]) -> dict[int, str]:
-    """The names of the stored communities of papers, as the analyse stage names them."""
+def _paper_labels(run: Run, sizes: dict[int, int], mentions: list[list[Any]]) -> dict[int, str]:
+    """The names of the stored communities of papers, as the analyse stage names them.
+
+    Only a concept that two papers of a community mention can name it (one, in a community
+    where none is mentioned twice): only those are read from the store and counted per
+    community, the others only in each concept's papers overall.
+    """
     if not sizes:
         return {}
+    overall: dict[str, float] = defaultdict(float)
+    twice: set[int] = set()
+    for k, key, n in mentions:
+        overall[concept_node(key)] += n
+        if n >= 2:
+            twice.add(k)
     counts: dict[int, dict[str, int]] = defaultdict(dict)
+    for k, key, n in mentions:
+        if n >= 2 or k not in twice:
+            counts[k][concept_node(key)] = n
+    keys = sorted({c.removeprefix("concept:") for cnt in counts.values() for c in cnt})
     concepts = nx.DiGraph()
-    for k, key, name, generic, kind, n in mentions:
-        counts[k][concept_node(key)] = n
+    for key, name, generic, kind in run("UNWIND $keys AS k MATCH (c:Concept {key: k}) "
+                                        "RETURN c.key, c.name, c.generic, c.type", {"keys": keys}):  # fmt: skip
         concepts.add_node(concept_node(key), key=key, name=name, generic=bool(generic), type=kind)
-    return {c.number: c.label for c in name_paper_communities(counts, sizes, concepts)}
+    return {c.number: c.label for c in name_paper_communities(counts, sizes, concepts, overall=overall)}
 
 
 def _add_nodes(run: Run, G: nx.DiGraph, label: str, keys: list[str]) -> None:

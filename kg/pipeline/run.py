@@ -14,6 +14,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -346,6 +347,16 @@ def normalise_stage(run: _Run) -> int:
     run would; the stored papers keep their keys until the next full run, even where the new
     papers would change them (counted in ``stored_keys_behind``; README "Incremental runs").
     """
+    out = run.spec.outputs
+    if not (run.update and out.mentions):
+        return _normalise(run, None)
+    # the stored papers' lines, then the new ones: copied while the new papers are keyed (the copy
+    # waits on the disk, the keying on the processor; 150,965 arXiv ML papers: 1.5 GB, 12 s)
+    with ThreadPoolExecutor(1) as pool:  # (waits for the copy however the stage ends)
+        return _normalise(run, pool.submit(shutil.copyfile, out.mentions, run.staged.path(out.mentions)))
+
+
+def _normalise(run: _Run, copying: Future[Any] | None) -> int:
     out, report, update = run.spec.outputs, run.report, run.update
     papers = update.new if update else run.papers
     gazetteer = load_gazetteer()
@@ -387,10 +398,9 @@ def normalise_stage(run: _Run) -> int:
             yield x
 
     if out.mentions:
-        staged = run.staged.path(out.mentions)
-        if update:  # the stored papers' lines, then the new ones
-            shutil.copyfile(out.mentions, staged)
-        write_mentions(final(), staged, append=update is not None)
+        if copying is not None:
+            copying.result()
+        write_mentions(final(), run.staged.path(out.mentions), append=update is not None)
         report.outputs["mentions"] = str(out.mentions)
     else:
         for _ in final():

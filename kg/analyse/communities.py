@@ -13,6 +13,10 @@ import numpy as np
 
 from kg.link.papers import UNLINKED_TYPES
 
+#: A concept names a community of papers only if at least this many of its papers mention it
+#: (any concept may, in a community where none is mentioned so often).
+NAMING_PAPERS = 2
+
 
 @dataclass(frozen=True, slots=True)
 class Community:
@@ -191,7 +195,7 @@ def _named(
     G: nx.DiGraph,
     label_size: int,
 ) -> list[Community]:
-    min_inside = 2.0 if kind == "Paper" else 0.0
+    min_inside = float(NAMING_PAPERS) if kind == "Paper" else 0.0
     grand = sum(totals.values()) or 1.0
     # nor does a concept of most papers, unless nothing else does: "large language models" (174 of
     # the default sample's 300) had named a community of papers on quantization beside

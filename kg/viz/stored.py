@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from kg.analyse import name_paper_communities
+from kg.analyse.communities import NAMING_PAPERS
 from kg.build.graph import concept_node, paper_node
 from kg.records import RELATION_TYPES
 from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES
@@ -119,21 +120,21 @@ def _paper_communities(run: Run) -> tuple[dict[int, int], list[list[Any]]]:
 def _paper_labels(run: Run, sizes: dict[int, int], mentions: list[list[Any]]) -> dict[int, str]:
     """The names of the stored communities of papers, as the analyse stage names them.
 
-    Only a concept that two papers of a community mention can name it (one, in a community
-    where none is mentioned twice): only those are read from the store and counted per
-    community, the others only in each concept's papers overall.
+    Only a concept that :data:`~kg.analyse.communities.NAMING_PAPERS` papers of a community
+    mention can name it (any, in a community where none is mentioned so often): only those are
+    read from the store and counted per community, the others only in each concept's papers overall.
     """
     if not sizes:
         return {}
     overall: dict[str, float] = defaultdict(float)
-    twice: set[int] = set()
+    often: set[int] = set()
     for k, key, n in mentions:
         overall[concept_node(key)] += n
-        if n >= 2:
-            twice.add(k)
+        if n >= NAMING_PAPERS:
+            often.add(k)
     counts: dict[int, dict[str, int]] = defaultdict(dict)
     for k, key, n in mentions:
-        if n >= 2 or k not in twice:
+        if n >= NAMING_PAPERS or k not in often:
             counts[k][concept_node(key)] = n
     keys = sorted({c.removeprefix("concept:") for cnt in counts.values() for c in cnt})
     concepts = nx.DiGraph()

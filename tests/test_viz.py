@@ -304,11 +304,12 @@ def test_a_stored_page_names_communities_as_the_full_counts_do():
     from kg.analyse import name_paper_communities
     from kg.viz.stored import _paper_labels
 
-    rows = [[0, "parsing", 3], [0, "treebank", 2], [0, "lexicon", 1], [0, "tagging", 1], [1, "bert", 1],
-            [1, "speech", 1], [1, "asr", 1], [2, "tagging", 2], [2, "parsing", 1]]  # fmt: skip
+    rows = [(k, f"concept:{key}", n) for k, key, n in [
+        (0, "parsing", 3), (0, "treebank", 2), (0, "lexicon", 1), (0, "tagging", 1), (1, "bert", 1), (1, "speech", 1),
+        (1, "asr", 1), (2, "tagging", 2), (2, "parsing", 1)]]  # fmt: skip
     sizes = {0: 3, 1: 2, 2: 2}
     concepts = nx.DiGraph()
-    for key in {r[1] for r in rows}:
+    for key in {r[1].removeprefix("concept:") for r in rows}:
         concepts.add_node(f"concept:{key}", key=key, name=key.upper(), generic=key == "bert", type="Method")
     asked: list[list[str]] = []
 
@@ -317,8 +318,8 @@ def test_a_stored_page_names_communities_as_the_full_counts_do():
         return [[k, k.upper(), k == "bert", "Method"] for k in params["keys"]]
 
     counts: dict[int, dict[str, int]] = {}
-    for k, key, n in rows:
-        counts.setdefault(k, {})[f"concept:{key}"] = n
+    for k, c, n in rows:
+        counts.setdefault(k, {})[c] = n
     full = {c.number: c.label for c in name_paper_communities(counts, sizes, concepts)}
     assert _paper_labels(run, sizes, rows) == full
     assert full[1] == "ASR, SPEECH"  # no concept twice: named by its concepts once mentioned

@@ -91,8 +91,7 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
         labels = _paper_labels(run, sizes, mentions)
         shown = nx.Graph(communities={"Paper": labels} if labels else {})
         # the map of the whole view, should the page open as one (kg.viz.html.write_html)
-        shown.graph["map"] = whole_map(sizes, ((k, concept_node(key), n) for k, key, n in mentions),
-                                       n_papers=counted["Paper"], n_nodes=total)  # fmt: skip
+        shown.graph["map"] = whole_map(sizes, mentions, n_papers=counted["Paper"], n_nodes=total)
         shown.add_nodes_from((n, G.nodes[n]) for n in scores)
         shown.add_edges_from((u, v, d) for u in scores for v, d in G.succ[u].items()
                              if v in scores and d.get("rel") == "MENTIONS")  # fmt: skip
@@ -103,8 +102,8 @@ def page_graph(run: Run, *, max_nodes: int, views: Iterable[str] = ("graph",)) -
     return out
 
 
-def _paper_communities(run: Run) -> tuple[dict[int, int], list[list[Any]]]:
-    """The stored communities of papers: community -> its papers, and the rows (community, concept key,
+def _paper_communities(run: Run) -> tuple[dict[int, int], list[tuple[int, str, int]]]:
+    """The stored communities of papers: community -> its papers, and the rows (community, concept node,
     n): n papers of the community mention the concept. Counted in the store."""
     sizes = {int(k): int(n) for k, n in run("MATCH (p:Paper) WHERE p.community >= 0 RETURN p.community, count(*)", {})}
     if not sizes:
@@ -114,10 +113,10 @@ def _paper_communities(run: Run) -> tuple[dict[int, int], list[list[Any]]]:
     mentions = run(
         "MATCH (p:Paper)-[:MENTIONS]->(c:Concept) WHERE p.community >= 0 RETURN p.community, c.key, count(*)", {}
     )
-    return sizes, mentions
+    return sizes, [(k, concept_node(key), n) for k, key, n in mentions]
 
 
-def _paper_labels(run: Run, sizes: dict[int, int], mentions: list[list[Any]]) -> dict[int, str]:
+def _paper_labels(run: Run, sizes: dict[int, int], mentions: list[tuple[int, str, int]]) -> dict[int, str]:
     """The names of the stored communities of papers, as the analyse stage names them.
 
     Only a concept that :data:`~kg.analyse.communities.NAMING_PAPERS` papers of a community
@@ -128,14 +127,14 @@ def _paper_labels(run: Run, sizes: dict[int, int], mentions: list[list[Any]]) ->
         return {}
     overall: dict[str, float] = defaultdict(float)
     often: set[int] = set()
-    for k, key, n in mentions:
-        overall[concept_node(key)] += n
+    for k, c, n in mentions:
+        overall[c] += n
         if n >= NAMING_PAPERS:
             often.add(k)
     counts: dict[int, dict[str, int]] = defaultdict(dict)
-    for k, key, n in mentions:
+    for k, c, n in mentions:
         if n >= NAMING_PAPERS or k not in often:
-            counts[k][concept_node(key)] = n
+            counts[k][c] = n
     keys = sorted({c.removeprefix("concept:") for cnt in counts.values() for c in cnt})
     concepts = nx.DiGraph()
     for key, name, generic, kind in run("UNWIND $keys AS k MATCH (c:Concept {key: k}) "

@@ -236,6 +236,19 @@ def test_keys_do_not_depend_on_order_or_instance():
     assert [a.key(w) for w in words] == [b.key(w) for w in reversed(words)][::-1]
 
 
+def test_remembered_surfaces_are_the_surfaces(monkeypatch):
+    # a Normaliser remembers the surfaces it made, and forgets them all once it holds _SURFACES
+    import kg.normalise.keys as keys
+
+    monkeypatch.setattr(keys, "_SURFACES", 3)
+    norm = Normaliser()
+    texts = ["LLMs", "the pre-trained language models", "Tokenisation strategies", "GPUs", "LLMs", "DARTS"]
+    assert [norm.surface(t) for t in texts] == [Normaliser()._surface(t) for t in texts]
+    assert [norm.surface(t) for t in texts] == ["llm", "pretrained language model", "tokenization strategy", "gpu",
+                                                "llm", "darts"]  # fmt: skip
+    assert len(norm._surfaces) <= 3
+
+
 def test_alias_targets_are_keys(norm):
     # a forced concept that were not its own key would change when keyed again
     assert {v: norm.key(v) for v in norm.aliases.force.values() if norm.key(v) != v} == {}
@@ -752,6 +765,17 @@ def test_an_aliased_acronym_is_read_inside_longer_mentions():
                ("Large language model inference", "large language model inference")),
     )  # fmt: skip
     assert keys["a"] == keys["b"] == ["large language model inference"]
+    assert rules["acronym from the run"] == 1
+
+
+def test_run_keys_expand_an_alias_written_in_capitals_inside_a_mention(tmp_path):
+    from kg.normalise.run import normalise_run
+
+    aliases = tmp_path / "aliases.tsv"
+    aliases.write_text("GQA\tgrouped query attention\n", encoding="utf-8")
+    paper, x = _paper("a", "Fast GQA kernels.", ("GQA kernels", "gqa kernel"))
+    out, rules = normalise_run([paper], [x], normaliser=Normaliser(aliases=aliases))
+    assert [m.concept for m in out[0].mentions] == ["grouped query attention kernel"]
     assert rules["acronym from the run"] == 1
 
 

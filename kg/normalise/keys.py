@@ -26,6 +26,8 @@ _ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z0-9])s\b")
 _EDGE_PUNCT = " .,;:'\"/&"
 #: Every rule shortens or respells a word: keys settle in two or three passes.
 _MAX_PASSES = 8
+#: How many surfaces a Normaliser remembers before it starts again (a few tens of MB).
+_SURFACES = 100_000
 #: An all-capital acronym ending in S, which is no plural: "RKHS", "DARTS".
 _CAPS_S = re.compile(r"\b[A-Z0-9]*[A-Z][A-Z0-9]*S\b")
 #: A name with a capital inside that ends in a lower-case s: "OntoNotes", "TextGraphs", "NiuTrans"
@@ -128,6 +130,9 @@ class Normaliser:
             for ln in stop_path.read_text(encoding="utf-8").splitlines()
             if ln.strip() and not ln.startswith("#")
         )
+        #: Surfaces already made: a corpus writes the same few hundred thousand mentions over and
+        #: over ("large language models" in one paper of four). Cleared when it holds _SURFACES.
+        self._surfaces: dict[str, str] = {}
 
     def surface(self, text: str) -> str:
         r"""The key of ``text`` before aliases: folded case, dashes, plurals and spelling.
@@ -140,6 +145,14 @@ class Normaliser:
         >>> Normaliser().surface(r"\textbf{\underline{J}}oint \textit{Monte Carlo} tree search")
         'joint monte carlo tree search'
         """
+        made = self._surfaces.get(text)
+        if made is None:
+            if len(self._surfaces) >= _SURFACES:
+                self._surfaces.clear()
+            made = self._surfaces[text] = self._surface(text)
+        return made
+
+    def _surface(self, text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
         if "\\" in text:
             text = _LATEX_FORMAT.sub("", text).replace("{", "").replace("}", "")

@@ -368,7 +368,8 @@ class _Rekey:
     ) -> None:  # fmt: skip
         self.norm, self.known, self.metrics = norm, known, metrics
         # An alias decides for its short form ("llm"), inside longer mentions too: "LLM inference".
-        aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha()}
+        # (Each short form with a capital, as a defined one has: what has none is never looked up.)
+        aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha() and v.upper() != v.lower()}
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         self.closed = tables.closed | stored.closed
         self.renamed = tables.renamed | stored.renamed
@@ -533,8 +534,8 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
     rest ("MoE LLMs" where the abstract defines only MoE); candidate phrases ("KV cache
     compression" where the abstract defines "Key-Value (KV) cache") take the paper's here.
     """
-    if not (acronyms or own) or "(" in m.text:
-        return None
+    if not (acronyms or own) or "(" in m.text or m.text.islower():
+        return None  # (every short form has a capital: a mention in small letters names none)
 
     def expand(run: dict[str, str]) -> tuple[str, bool]:
         found = False

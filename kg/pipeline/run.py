@@ -12,7 +12,7 @@ import platform
 import resource
 import shutil
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -360,27 +360,37 @@ def _normalise(run: _Run, copying: Future[Any] | None) -> int:
     out, report, update = run.spec.outputs, run.report, run.update
     papers = update.new if update else run.papers
     gazetteer = load_gazetteer()
-    run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None,
+    norm = Normaliser()  # (one for the stage: it remembers the surfaces it has made)
+    run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None, normaliser=norm,
                             metrics=gazetteer.keys_of("Metric"), names=gazetteer.names)  # fmt: skip
     stored = update.tables if update else None
     rules: Counter[str] = Counter()
+    # The type votes of the final keys, summed while they are made: (key, type) -> confidence.
+    votes: defaultdict[tuple[str, str], float] = defaultdict(float)
+
+    def voting(extractions: Iterable[Extraction]) -> Iterator[Extraction]:
+        for x in extractions:
+            for m in x.mentions:
+                votes[m.concept, m.type] += m.confidence
+            yield x
+
     # each pass reads the packed extractions one paper at a time (see _Run.extractions)
-    keyed = PackedExtractions(rekeyed(papers, run.extractions.drain(), rules, known=gazetteer.keys,
-                                      metrics=gazetteer.keys_of("Metric"), tables=run.tables,
-                                      stored=stored))  # fmt: skip
+    keyed = PackedExtractions(voting(rekeyed(papers, run.extractions.drain(), rules, normaliser=norm,
+                                             known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"),
+                                             tables=run.tables, stored=stored)))  # fmt: skip
     # One type per concept across the run's mentions, decided on the final keys, before they are
     # written anywhere; a stored concept keeps its type in an incremental run.
     known = None
     if update and out.store:
-        keys = {m.concept for x in keyed for m in x.mentions if f"concept:{m.concept}" in update.known_before}
+        keys = {key for key, _ in votes if f"concept:{key}" in update.known_before}
         known = incremental.stored_types(out.store, keys)
     acronyms = run.tables.acronyms | (stored.acronyms if stored else {})
-    types = decide_types(((m.concept, m.type, m.confidence) for x in keyed for m in x.mentions), gazetteer=gazetteer,
-                         known=known, short_forms=short_forms(acronyms, gazetteer))  # fmt: skip
+    types = decide_types(((key, kind, c) for (key, kind), c in votes.items()), gazetteer=gazetteer, known=known,
+                         short_forms=short_forms(acronyms, gazetteer))  # fmt: skip
+    votes.clear()
     report.normalise = {"rules": dict(sorted(rules.items()))}
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)
-        norm = Normaliser()
         behind = update.tables.moved_by(run.tables, norm.generic_heads | set(norm.class_heads), norm.inverted)
         for why in behind[:5]:
             log.info("a full run would change stored keys: %s", why)

@@ -377,6 +377,10 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     def spells(form: str) -> bool:
         return len(form) >= len(key) - 2 and form.lower().replace("-", " ")[:3] == key[:3]
 
+    if len(forms) == 1 and not spelled_out:  # most concepts: what follows comes to the one form
+        (form,) = forms
+        bare = _DEFINED_ACRONYM.sub("", form)
+        return bare if bare != form and spells(bare) else form
     cased: Counter[str] = Counter()
     for form, n in forms.items():
         bare = _DEFINED_ACRONYM.sub("", form)

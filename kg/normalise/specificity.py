@@ -138,8 +138,9 @@ _ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9.\-]*$")
 
 def _is_acronym(form: str) -> bool:
     """ "BLEU", "DLMs", "GPT-4": one word, two capitals or more, at least half its letters ("State-of-the-Art": no)."""
-    caps = sum(c.isupper() for c in form)
-    return bool(_ACRONYM.match(form)) and 2 * caps >= sum(c.isalpha() for c in form)
+    if not _ACRONYM.match(form):  # (most forms: the counts below cost more)
+        return False
+    return 2 * sum(c.isupper() for c in form) >= sum(c.isalpha() for c in form)
 
 
 _BRACKETED = re.compile(r"\(\s*([^()\s]+)\s*\)\s*$")

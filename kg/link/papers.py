@@ -99,14 +99,16 @@ def link_papers(
         return P
     col = {c: j for j, c in enumerate(concepts)}
     weights = concept_weights([keys[c] for c in concepts], [len(mentioned_by[c]) for c in concepts], n_papers)
-    rows, cols, roots = [], [], []
+    rows, cols, saliences = [], [], []
     for c in concepts:
         for p in mentioned_by[c]:
             rows.append(row[p])
             cols.append(col[c])
-            roots.append(math.sqrt(_salience(B, p, c)))
+            saliences.append(_salience(B, p, c))
+    sal = sp.csr_matrix((saliences, (rows, cols)), shape=(n_papers, len(concepts)))
+    del saliences
     # sqrt(s_p) * sqrt(s_q) summed over concepts, each weighted, is one sparse product
-    S = sp.csr_matrix((roots, (rows, cols)), shape=(n_papers, len(concepts)))
+    S = sal.sqrt()
     X = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_papers, len(concepts)))
     XW = S @ sp.diags(weights)
     XT = X.T.tocsr()
@@ -134,10 +136,22 @@ def link_papers(
     weight_of = dict(zip(concepts, weights.tolist(), strict=True))
     pairs = np.unique(np.concatenate(chosen)) if chosen else np.empty(0, dtype=np.int64)
     del chosen
-    for i, j in zip(*np.divmod(pairs, n_papers), strict=True):
+
+    def saliences_of(i: int) -> dict[int, float]:
+        """Paper ``i``'s linkable concepts (by column), each with its salience."""
+        a, b = sal.indptr[i], sal.indptr[i + 1]
+        return dict(zip(sal.indices[a:b].tolist(), sal.data[a:b].tolist(), strict=True))
+
+    mine: dict[int, float] = {}
+    last = -1
+    firsts, seconds = np.divmod(pairs, n_papers)
+    for i, j in zip(firsts.tolist(), seconds.tolist(), strict=True):  # (in order of i: each row read once)
+        if i != last:
+            mine, last = saliences_of(i), i
+        theirs = saliences_of(j)
         u, v = papers[i], papers[j]
-        share = {c: weight_of[c] * math.sqrt(_salience(B, u, c) * _salience(B, v, c))
-                 for c in set(B.successors(u)) & set(B.successors(v)) & col.keys()}  # fmt: skip
+        share = {concepts[c]: weight_of[concepts[c]] * math.sqrt(s * theirs[c])
+                 for c, s in mine.items() if c in theirs}  # fmt: skip
         shared = sorted(share, key=lambda c: (-round(share[c], 9), c))
         weight = sum(share[c] for c in shared)
         P.add_edge(u, v, weight=round(weight, 6), n_shared=len(shared), shared=[keys[c] for c in shared])

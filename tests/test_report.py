@@ -75,6 +75,10 @@ def test_markdown_escapes_markup_and_keeps_tables_whole(evil_graph, tmp_path):
         if rows:
             widths = {len(re.findall(r"(?<!\\)\|", row)) for row in rows}
             assert len(widths) == 1, block
+    # ...and a table a macro draws is a table too, not one escaped line (the trends' were)
+    assert not re.search(r"^\\\|", md, re.M)
+    emerging = md.split("## Emerging concepts", 1)[1].split("## Fading concepts", 1)[0]
+    assert re.search(r"^\| prompting \| Technique \| 4 \| 0 \| ", emerging, re.M), emerging
 
 
 def test_data_quality_from_the_run_report(evil_graph, tmp_path):

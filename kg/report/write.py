@@ -11,6 +11,7 @@ from typing import Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from kg.analyse import Analytics
 from kg.outputs import write_text
@@ -120,6 +121,8 @@ def _markdown_text(value: Any) -> str:
     >>> _markdown_text("<b>a|b</b> *c*")
     '&lt;b&gt;a\\\\|b&lt;/b&gt; \\\\*c\\\\*'
     """
+    if isinstance(value, Markup):  # a table a macro drew of values escaped already (``|safe``)
+        return str(value)
     text = "" if value is None else str(value)
     return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(text.replace("\n", " "), quote=False))
 

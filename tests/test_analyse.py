@@ -286,6 +286,17 @@ def test_growth_is_normalised_by_the_papers_of_each_year():
     assert t.emerging == [] or t.emerging[0].growth < 0.05
 
 
+def test_a_few_old_papers_do_not_make_every_concept_explode():
+    # arXiv ML: 30 of 150,965 papers before 2024; compared with them, "reinforcement learning"
+    # (7,060 papers, none before 2024) had grown x7062
+    per_year = {2019: 1, 2023: 2, 2024: 300, 2025: 600, 2026: 400}
+    G = _yearly_corpus(per_year, {"rl": {2024: 15, 2025: 30, 2026: 20}, "agents": {2024: 10, 2025: 40, 2026: 60}})
+    t = trends(G)
+    assert t.recent_window == (2026, 2026) and t.baseline_window == (2024, 2025)
+    assert [x.name for x in t.emerging] == ["agents"]  # 5.6% of the papers of 2024-2025, 15% of 2026's: x2.7
+    assert abs(t.growth["concept:rl"]) < 0.05 and 1.3 < t.growth["concept:agents"] < 1.5
+
+
 def test_minimum_support_keeps_one_off_concepts_out():
     G = _yearly_corpus(dict.fromkeys(range(2015, 2025), 10), {"once": {2024: 1}, "twice": {2023: 1, 2024: 1}})
     assert trends(G, min_papers=3).emerging == []

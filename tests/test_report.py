@@ -125,6 +125,16 @@ def test_a_one_year_corpus_shows_no_trends(tmp_path):
     assert "| concept | papers |\n" in md and "| trend |" not in md and "## Fading" not in md
 
 
+def test_trend_windows_of_a_corpus_of_three_years_and_a_few_older_papers(tmp_path):
+    # arXiv ML's shape: a paper of 2019 is no year of its own to compare with
+    sizes = {2024: 30, 2025: 60, 2026: 40}
+    items = [_paper("old", 2019, MT)]
+    items += [_paper(f"p{y}-{i}", y, [*MT, UBIQUITOUS] if i % 2 else NER) for y, n in sizes.items() for i in range(n)]
+    result = _write(_graph(items), tmp_path)
+    assert "Share of papers in 2026 against 2024–2025," in result.markdown.read_text(encoding="utf-8")
+    assert "grew most from 2024–2025\nto 2026 (" in result.html.read_text(encoding="utf-8")
+
+
 # the bundled sample, in a real browser -----------------------------------------------------
 
 

@@ -96,7 +96,7 @@ def render_report(
 
 
 def _filters(env: Environment) -> Environment:
-    env.filters.update(n=_number, pct=lambda x: f"{x:.0%}", factor=_factor, arrow=_arrow)
+    env.filters.update(n=_number, pct=lambda x: f"{x:.0%}", factor=_factor, arrow=_arrow, years=_years)
     return env
 
 
@@ -138,6 +138,11 @@ def _factor(x: float) -> str:
     growing = x >= 1
     x = x if growing else 1 / x
     return ("×" if growing else "÷") + (f"{x:.0f}" if x >= 10 else f"{x:.1f}")
+
+
+def _years(span: tuple[int, int]) -> str:
+    """ "2024–2025", or "2026" for one year."""
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}–{span[1]}"
 
 
 def _arrow(growth: float) -> str:

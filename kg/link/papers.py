@@ -133,7 +133,7 @@ def link_papers(
             order = np.lexsort((js, -np.round(ws, 6)))[:top_k]
             q = js[order].astype(np.int64)
             chosen.append(np.minimum(p, q) * n_papers + np.maximum(p, q))
-    weight_of = dict(zip(concepts, weights.tolist(), strict=True))
+    weight_of = weights.tolist()  # (by column)
     pairs = np.unique(np.concatenate(chosen)) if chosen else np.empty(0, dtype=np.int64)
     del chosen
 
@@ -150,7 +150,7 @@ def link_papers(
             mine, last = saliences_of(i), i
         theirs = saliences_of(j)
         u, v = papers[i], papers[j]
-        share = {concepts[c]: weight_of[concepts[c]] * math.sqrt(s * theirs[c])
+        share = {concepts[c]: weight_of[c] * math.sqrt(s * theirs[c])
                  for c, s in mine.items() if c in theirs}  # fmt: skip
         shared = sorted(share, key=lambda c: (-round(share[c], 9), c))
         weight = sum(share[c] for c in shared)

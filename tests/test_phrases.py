@@ -91,6 +91,28 @@ def test_phrases_are_deterministic(nlp):
     assert [(m.start, m.end, m.concept) for m in again.mentions] == runs[0]
 
 
+def test_remembered_words_and_frequencies_change_no_candidate(nlp, monkeypatch):
+    # Phrases remembers each word's shape and each phrase's reference frequency across documents,
+    # forgetting all when full: candidates are the same fresh, remembered and after forgetting.
+    import kg.extract.phrases as phrases_module
+
+    doc = nlp(TEXT, disable=["kg_phrases"])
+
+    def seen(phrases: Phrases) -> tuple:
+        c = phrases.candidates(doc)
+        return c.words, c.occurrences, c.features.tolist(), c.tokens, c.spaces
+
+    fresh = seen(Phrases())
+    remembering = Phrases()
+    assert seen(remembering) == fresh and seen(remembering) == fresh
+    assert remembering._lexemes and remembering._dfs
+    monkeypatch.setattr(phrases_module, "_LEXEMES", 3)
+    monkeypatch.setattr(phrases_module, "_PHRASE_DFS", 3)
+    forgetting = Phrases()
+    assert seen(forgetting) == fresh and seen(forgetting) == fresh
+    assert len(forgetting._lexemes) < len(remembering._lexemes)
+
+
 def test_unknown_feature_weight_is_a_config_error(tmp_path):
     from kg.errors import ConfigError
 

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from spacy.attrs import ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
 
 from kg.config import config_path
 from kg.errors import ConfigError
@@ -65,6 +67,13 @@ _MIN_DF = 20
 _ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ed", "ble", "ful", "ic", "ly")
 #: Endings of words that rarely start a keyphrase (participles, adverbs).
 _VERBAL_ENDINGS = ("ing", "ly", "ed")
+#: A word as candidates read it: lower case, text, like a number, no word (space, punctuation or
+#: number), alphabetic, a word (letters, digits and its own hyphens), lower case, title case.
+_Lexeme = tuple[str, str, bool, bool, bool, bool, bool, bool]
+#: Phrases whose reference document frequency is remembered at most (then forgotten all at once).
+_PHRASE_DFS = 200_000
+#: Words remembered at most (then forgotten all at once): a corpus's vocabulary grows without end.
+_LEXEMES = 200_000
 #: Endings of nominalisations, whose phrases name what is done: a Problem.
 _PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
 
@@ -130,6 +139,8 @@ class Phrases:
         # Across documents: words met so far, with their reference figures and singulars.
         self._word_stats: dict[str, tuple[float, float]] = {}
         self._singulars: dict[str, str] = {}
+        self._lexemes: dict[int, _Lexeme] = {}
+        self._dfs: dict[tuple[str, ...], int] = {}
 
     def __call__(self, doc: Doc) -> Doc:
         if not doc.has_annotation("SENT_START"):
@@ -168,8 +179,17 @@ class Phrases:
             whole.add((s.start, s.end))
         blocked = bytearray(n) if self.inside_concepts else taken
         function = self.function
-        lowers: list[str] = []
-        cased = [tok.text for tok in doc]
+        # A token's text and word shape are its lexeme's: read once per distinct word, from the
+        # token table in one call (no Token object per token).
+        table = doc.to_array([ORTH, SENT_START, SPACY]).tolist()
+        lexemes = self._lexemes
+        info = []
+        for orth, _, _ in table:
+            lex = lexemes.get(orth)
+            info.append(lex if lex is not None else self._lexeme(doc.vocab, orth))
+        lowers = [x[0] for x in info]
+        cased = [x[1] for x in info]
+        spaces = [bool(row[2]) for row in table]
         # Per token: mixed or upper case ("BERT", "word2Vec"), and capitalised inside a sentence.
         caps = bytearray(n)
         title = bytearray(n)
@@ -177,11 +197,9 @@ class Phrases:
         words: list[tuple[int, int]] = []
         first_end = n
         join = False
-        for tok in doc:
-            i = tok.i
-            lower = tok.lower_
-            lowers.append(lower)
-            start = tok.is_sent_start
+        for i in range(n):
+            lower, _, number, skip, _, word, lowercase, titlecase = info[i]
+            start = table[i][1] == 1
             if (start or edge[i]) and i:
                 if start:
                     first_end = min(first_end, i)
@@ -189,14 +207,15 @@ class Phrases:
                 if words:
                     runs.append(words)
                     words = []
-            if join and lower in function and not blocked[i] and not tok.whitespace_ and doc[i + 1 : i + 2].text == "-":
+            hyphen_next = not spaces[i] and i + 1 < n and cased[i + 1] == "-"
+            if join and lower in function and not blocked[i] and hyphen_next:
                 # ... and so do the function words inside such a word: "mixture-of-experts".
                 words[-1] = (words[-1][0], i + 1)
                 continue
             if (
-                (lower in function or tok.like_num) and not join and not blocked[i] and not tok.whitespace_
-                and doc[i + 1 : i + 2].text == "-" and not doc[i + 1].whitespace_
-                and i + 2 < n and doc[i + 2].is_alpha and not blocked[i + 2] and not edge[i + 1] and not edge[i + 2]
+                (lower in function or number) and not join and not blocked[i] and hyphen_next
+                and not spaces[i + 1] and i + 2 < n and info[i + 2][4] and not blocked[i + 2]
+                and not edge[i + 1] and not edge[i + 2]
             ):  # fmt: skip
                 # A function word or a number glued to the next word by a hyphen opens a word:
                 # "in-context learning", "on-policy", "all-reduce", "4-bit quantization" (not
@@ -206,28 +225,26 @@ class Phrases:
                     runs.append(words)
                 words = [(i, i + 1)]
                 continue
-            if blocked[i] or tok.is_space or tok.is_punct or tok.like_num or lower in function:
+            if blocked[i] or skip or lower in function:
                 # A hyphen glued on both sides joins two words into one: "multi-service".
                 join = (
                     lower == "-" and bool(words) and words[-1][1] == i
-                    and not doc[i - 1].whitespace_ and not tok.whitespace_ and not edge[i + 1]
+                    and not spaces[i - 1] and not spaces[i] and not edge[i + 1]
                 )  # fmt: skip
                 if not join and words:
                     runs.append(words)
                     words = []
                 continue
             # A word has a letter and no punctuation but its own hyphens: "GPT-3", not "Russia).We".
-            if not tok.is_alpha and not (
-                any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower)
-            ):
+            if not word:
                 join = False
                 if words:
                     runs.append(words)
                     words = []
                 continue
-            if not start and not tok.is_lower:
-                caps[i] = not tok.is_title
-                title[i] = tok.is_title
+            if not start and not lowercase:
+                caps[i] = not titlecase
+                title[i] = titlecase
             if join:
                 words[-1] = (words[-1][0], i + 1)
             else:
@@ -236,7 +253,6 @@ class Phrases:
         if words:
             runs.append(words)
         concept_words = {lowers[i] for i in range(n) if taken[i]}
-        spaces = [bool(tok.whitespace_) for tok in doc]
         return self._features(lowers, cased, spaces, caps, title, runs, first_end, taken, concept_words, whole)
 
     def _features(
@@ -255,11 +271,13 @@ class Phrases:
         counts: dict[str, int] = {}
         heads: dict[str, int] = {}
         found: dict[tuple[str, ...], list[int]] = {}
-        dfs_of: dict[tuple[str, ...], int] = {}  # reference document frequencies looked up here
+        if len(self._dfs) >= _PHRASE_DFS:
+            self._dfs.clear()
+        dfs_of = self._dfs  # reference document frequencies looked up so far
         where: dict[tuple[str, ...], list[tuple[int, int]]] = {}
         max_words = self.max_words
         adjectives = self.adjectives
-        compounds, known = self.compounds, self.gazetteer.keys
+        compounds, known = self.compounds, self.gazetteer.types
         for run in runs:
             for s, e in run:
                 for w in lowers[s:e]:
@@ -281,9 +299,9 @@ class Phrases:
                         continue
                     if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):
                         continue
-                    if b - a < max_words and self._fragment(lowers, start, end, run, a, b, dfs_of):
-                        continue  # "entity recognition" of "named entity recognition"
                     key = tuple(lowers[start:end])
+                    if b - a < max_words and self._fragment(lowers, key, start, end, run, a, b, dfs_of):
+                        continue  # "entity recognition" of "named entity recognition"
                     f = found.get(key)
                     if f is None:
                         # count, first token, whole run, ends run, capitals, capitalised, words, inside
@@ -358,29 +376,29 @@ class Phrases:
         return Candidates(keys, [where[k] for k in keys], features, cased, spaces)
 
     def _fragment(
-        self, lowers: list[str], start: int, end: int, run: list[tuple[int, int]], a: int, b: int,
-        dfs_of: dict[tuple[str, ...], int],
+        self, lowers: list[str], words: tuple[str, ...], start: int, end: int, run: list[tuple[int, int]],
+        a: int, b: int, dfs_of: dict[tuple[str, ...], int],
     ) -> bool:  # fmt: skip
-        """Whether words ``start:end`` (words ``a:b`` of ``run``) are a fragment of a longer term
+        """Whether ``words``, tokens ``start:end`` (words ``a:b`` of ``run``), are a fragment of a longer term
         here: the word before or after them in the run makes a term that holds them in at least
         ``fragment_share`` of the reference abstracts that have them ("language processing" in
         "natural language processing", "speech detection" in "hate speech detection")."""
         if math.isinf(self.fragment_share):
             return False
-        df = self._df(tuple(lowers[start:end]), dfs_of)
+        df = dfs_of.get(words)
+        if df is None:
+            df = self._df(words, dfs_of)
         if df < _MIN_DF:
             return False
-        longer = []
-        if a > 0:
-            longer.append(tuple(lowers[run[a - 1][0] : end]))
-        if b < len(run):
-            longer.append(tuple(lowers[start : run[b][1]]))
-        return any(self._df(words, dfs_of) >= self.fragment_share * df for words in longer)
+        least = self.fragment_share * df
+        if a > 0 and self._df(tuple(lowers[run[a - 1][0] : end]), dfs_of) >= least:
+            return True
+        return b < len(run) and self._df(tuple(lowers[start : run[b][1]]), dfs_of) >= least
 
     def _df(self, words: tuple[str, ...], seen: dict[tuple[str, ...], int]) -> int:
         """Reference document frequency of a phrase, folded as the table is (``Normaliser.surface``),
         cheaply: dashes become spaces, the last word singular (but "mixture of experts"); ``seen``
-        keeps those of the document already looked up."""
+        keeps those already looked up."""
         df = seen.get(words)
         if df is None:
             ws = [w for w in words if w != "-"]
@@ -403,6 +421,19 @@ class Phrases:
         df = self.reference.get(self._singular(word), 0)
         stats = self._word_stats[word] = (self._specificity(df), math.log1p(df))
         return stats
+
+    def _lexeme(self, vocab: Vocab, orth: int) -> _Lexeme:
+        """What :meth:`candidates` reads of a word, the same for each of its tokens (remembered)."""
+        lex = vocab[orth]
+        lower = lex.lower_
+        word = lex.is_alpha or (any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower))
+        if len(self._lexemes) >= _LEXEMES:
+            self._lexemes.clear()
+        info = self._lexemes[orth] = (
+            lower, lex.orth_, lex.like_num, lex.is_space or lex.is_punct or lex.like_num, lex.is_alpha, word,
+            lex.is_lower, lex.is_title,
+        )  # fmt: skip
+        return info
 
     def select(
         self, candidates: Candidates, concepts: set[str], *, known: dict[str, str] | None = None

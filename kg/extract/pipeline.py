@@ -99,9 +99,10 @@ def paper_doc(nlp: Language, title: str, abstract: str) -> Doc:
     """
     if not title.strip():
         return nlp.make_doc(abstract)
-    doc = nlp.make_doc(sentence_case(title) + TITLE_SEPARATOR + abstract)
+    text = sentence_case(title) + TITLE_SEPARATOR + abstract
+    doc = nlp.make_doc(text)
     doc._.title = title
-    body = doc.char_span(len(title) + len(TITLE_SEPARATOR), len(doc.text), alignment_mode="contract")
+    body = doc.char_span(len(title) + len(TITLE_SEPARATOR), len(text), alignment_mode="contract")
     if body is not None and len(body):
         doc[body.start].is_sent_start = True
     return doc

@@ -55,6 +55,11 @@ SENTENCES = [
     "and other AI models over a single day.",
     "We introduce a novel framework for this approach and test it on movie and music recommendation datasets "
     "for GPT-4o, GPT-4o-mini, and Llama-3.1-8B-Instruct.",
+    # OpenAI's reasoning models, read as Datasets (22 of the 24 papers of "o4-mini" in arXiv ML):
+    "We found that automated LLM-based evaluation with o1-preview and o3-mini perform at a similar level to "
+    "the average user's performance.",
+    "Our results reveal that o-[n] series, particularly later iterations like o3 and o4-mini, significantly "
+    "outperform the GPT-[n] series and show strong scalability in multimodal reasoning.",
     # the measures of training and serving read as Methods (FLOPs):
     "xRAG not only significantly outperforms previous context compression methods but also matches the "
     "performance of uncompressed models on several datasets, while reducing overall FLOPs by a factor of 3.53.",
@@ -116,6 +121,9 @@ def _types(extractions):
         ("claude", "Method"),
         ("gpt 4o mini", "Method"),
         ("gpt 4o", "Method"),
+        ("o1 preview", "Method"),
+        ("o3 mini", "Method"),
+        ("o4 mini", "Method"),
         ("flop", "Metric"),
         ("throughput", "Metric"),
         ("latency", "Metric"),

@@ -111,7 +111,7 @@ CURATED_MODELS = """GPT, ChatGPT, InstructGPT, LLaMA, Llama, Code Llama, CodeLla
 Qwen, QwQ, DeepSeek, Gemini, Gemma, Claude, PaLM, Falcon, BLOOM, Phi, InternLM, Baichuan, ChatGLM, Pythia,
 OLMo, StarCoder, T5, Flan-T5, mT5, BART, BERT, RoBERTa, DeBERTa, ELECTRA, XLNet, ALBERT, DistilBERT,
 CLIP, BLIP, LLaVA, Segment Anything, DINO, DINOv2, Whisper, Stable Diffusion, DALL-E, Imagen, Sora, Grok,
-Kimi, MiniCPM, Nemotron, Granite""".replace("\n", " ")
+Kimi, MiniCPM, Nemotron, Granite, o1, o3, o4""".replace("\n", " ")
 
 
 def _abstracts(path: Path) -> Iterator[str]:

@@ -55,6 +55,9 @@ SENTENCES = [
     "and other AI models over a single day.",
     "We introduce a novel framework for this approach and test it on movie and music recommendation datasets "
     "for GPT-4o, GPT-4o-mini, and Llama-3.1-8B-Instruct.",
+    # an edition of a shared task, read as a Task:
+    "In this paper, we describe the participation of team CLP in SemEval-2019 Task 3 that aims to classify "
+    "emotion of user utterance in textual conversation.",
     # OpenAI's reasoning models, read as Datasets (22 of the 24 papers of "o4-mini" in arXiv ML):
     "We found that automated LLM-based evaluation with o1-preview and o3-mini perform at a similar level to "
     "the average user's performance.",
@@ -122,6 +125,8 @@ def _types(extractions):
         ("gpt 4o mini", "Method"),
         ("gpt 4o", "Method"),
         ("o1 preview", "Method"),
+        ("semeval 2019", "Dataset"),
+        ("semeval 2019 task", "Dataset"),
         ("o3 mini", "Method"),
         ("o4 mini", "Method"),
         ("flop", "Metric"),
@@ -181,6 +186,15 @@ def test_a_key_ending_in_a_model_word_is_no_problem():
     assert decide_types(votes) == {
         "multimodal large language model": "Technique", "federated learning": "Technique",
         "machine translation": "Problem", "question answering dataset": "Dataset"}  # fmt: skip
+
+
+def test_an_edition_of_a_shared_task_is_a_dataset():
+    # "SemEval-2025" (46 arXiv ML papers) and "SemEval-2019 task" (18 of the ACL sample's 2,000) were Problems
+    votes = [("semeval 2025", "Problem", 1.0)] * 3 + [("semeval 2019 task", "Problem", 0.5),
+             ("wmt14", "Method", 0.5), ("semeval 2025 task 3 mu shroom", "Problem", 1.0),
+             ("trec covid", "Problem", 1.0)]  # fmt: skip
+    assert decide_types(votes) == {"semeval 2025": "Dataset", "semeval 2019 task": "Dataset", "wmt14": "Dataset",
+                                   "semeval 2025 task 3 mu shroom": "Problem", "trec covid": "Problem"}  # fmt: skip
 
 
 def test_a_key_ending_in_a_benchmark_word_is_a_dataset():

@@ -22,19 +22,21 @@ A key that ends in a technique or model word (``technique_heads``, ``method_head
 Problem and Dataset votes go to Technique, as ``kg_concepts`` does for a mention that ends in
 such a word ("MLLMs", keyed "multimodal large language model"); and a key of two words or more
 that ends in a technique word names a family, not one artefact: its Method votes go to Technique
-("LLM quantization", "quantization-aware training"). A key whose last word ends in a
-dataset word (``dataset_heads``: "MT-Bench", "ToolBench", "retrieval benchmark", "German corpus")
-names a dataset: all its votes go to Dataset, and a key that ends in a word of ``hardware_heads``
-("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to Hardware. A key the gazetteer
-does not know that ends in words of ``problem_words`` is a Problem: a property of models or a
-phenomenon that research studies ("fairness", "gender bias", "AI safety", "hate speech",
-"code-switching"), which the NER reads as a metric or as another term ("gender bias" was a
-Technique in 401 mentions on the ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in
+("LLM quantization", "quantization-aware training"). A key whose last word ends in a dataset word
+(``dataset_heads``: "MT-Bench", "ToolBench", "retrieval benchmark", "German corpus") names a
+dataset: all its votes go to Dataset, as do those of an edition of a series of shared tasks
+(``shared_tasks``: "SemEval-2025", "SemEval-2019 Task 6", "WMT14" are benchmarks); a key that ends
+in a word of ``hardware_heads`` ("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to
+Hardware. A key the gazetteer does not know that ends in words of ``problem_words`` is a Problem: a
+property of models or a phenomenon that research studies ("fairness", "gender bias", "AI safety",
+"hate speech", "code-switching"), which the NER reads as a metric or as another term ("gender bias"
+was a Technique in 401 mentions on the ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in
 407), unless it ends in one of ``not_problems`` ("differential privacy").
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
@@ -52,6 +54,8 @@ TYPE_ORDER = ("Method", "Technique", "Problem", "Dataset", "Metric", "Hardware")
 DECISIVE = frozenset(["Dataset", "Metric", "Hardware"])
 #: The two types that tell a named artefact from a family of them.
 NAMING = frozenset(["Method", "Technique"])
+#: Words of the key of a shared task's edition besides its numbers: "SemEval-2025 shared task".
+_EDITION_WORDS = "task|tasks|subtask|shared|track|edition|competition|challenge"
 PRIOR_MIN = 3.0
 PRIOR_SHARE = 0.5
 
@@ -101,11 +105,12 @@ def decide_types(
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     words = _type_words()
     heads, dataset_heads, hardware_heads, technique_heads = words[:4]
+    editions = words[6]
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
         if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
             kind = "Hardware"
-        elif last.endswith(dataset_heads):  # "MT-Bench", "retrieval benchmark"
+        elif last.endswith(dataset_heads) or editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
             kind = "Dataset"
         elif kind in ("Problem", "Dataset") and last in heads:
             kind = "Technique"
@@ -128,7 +133,7 @@ def decide_types(
         if prior in DECISIVE:
             decided[key] = prior
             continue
-        if prior is None and _studied(key, *words[4:]):
+        if prior is None and _studied(key, *words[4:6]):
             decided[key] = "Problem"
             continue
         if prior is not None:
@@ -188,19 +193,23 @@ def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normali
 
 @lru_cache(maxsize=1)
 def _type_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], frozenset[str], tuple[str, ...],
-                           tuple[str, ...]]:  # fmt: skip
+                           tuple[str, ...], re.Pattern[str]]:  # fmt: skip
     """From ``config/normalise.toml``, read once: the key spellings of ``technique_heads`` and
     ``method_heads`` ("model", "learning", "llm"), ``dataset_heads``, the endings of a last
     word that name a dataset ("bench", "corpus"), ``hardware_heads``, the last words that
     name hardware, each after a space (" gpu"), the key spellings of ``technique_heads`` alone,
-    and of ``problem_words`` and ``not_problems``, each after a space."""
+    and of ``problem_words`` and ``not_problems``, each after a space, and what the key of an
+    edition of one of ``shared_tasks`` matches ("semeval 2019 task 6", "wmt14", "trec")."""
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
     techniques = frozenset(norm.surface(w) for w in conf.get("technique_heads", []))
     heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}
     problems = tuple(f" {norm.surface(w)}" for w in conf.get("problem_words", []))
     not_problems = tuple(f" {norm.surface(w)}" for w in conf.get("not_problems", []))
-    return heads, tuple(conf.get("dataset_heads", [])), norm.hardware_heads, techniques, problems, not_problems
+    series = "|".join(re.escape(w) for w in conf.get("shared_tasks", [])) or "(?!)"
+    editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]?\d[\w.]*|{_EDITION_WORDS}))*")
+    datasets = tuple(conf.get("dataset_heads", []))
+    return heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions
 
 
 def _studied(key: str, problems: tuple[str, ...], not_problems: tuple[str, ...]) -> bool:

@@ -133,6 +133,8 @@ def test_trend_windows_of_a_corpus_of_three_years_and_a_few_older_papers(tmp_pat
     result = _write(_graph(items), tmp_path)
     assert "Share of papers in 2026 against 2024–2025," in result.markdown.read_text(encoding="utf-8")
     assert "grew most from 2024–2025\nto 2026 (" in result.html.read_text(encoding="utf-8")
+    # and the sparklines span the years the trends count, not the lone paper's of 2019
+    assert "| burst | 2024–2026 |" in result.markdown.read_text(encoding="utf-8")
 
 
 # the bundled sample, in a real browser -----------------------------------------------------

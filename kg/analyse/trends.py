@@ -93,6 +93,16 @@ def concept_years(G: nx.DiGraph) -> dict[str, dict[int, int]]:
     return {c: dict(sorted(cnt.items())) for c, cnt in counts.items()}
 
 
+def first_counted_year(per_year: Mapping[int, int]) -> int:
+    """The first year holding :data:`FIRST_YEAR_SHARE` of the papers: where a corpus's years begin.
+
+    >>> first_counted_year({2018: 1, 2024: 300, 2025: 600, 2026: 400})
+    2024
+    """
+    total = sum(per_year.values())
+    return min(y for y, n in per_year.items() if n >= FIRST_YEAR_SHARE * total)
+
+
 def trends(
     G: nx.DiGraph,
     *,
@@ -149,8 +159,7 @@ def trends(
     if not per_year:
         return Trends(per_year, yearly, first_year, growth, None, None, [], [])
     last = max(per_year)
-    total = sum(per_year.values())
-    first = min(y for y, n in per_year.items() if n >= FIRST_YEAR_SHARE * total)
+    first = first_counted_year(per_year)
     # a corpus of few years (the default sample's 2024-2026) compares its later half with the years before
     recent_years = min(recent_years, max(1, (last - first + 1) // 2))
     recent = (last - recent_years + 1, last)

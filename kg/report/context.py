@@ -13,6 +13,7 @@ import networkx as nx
 
 import kg
 from kg.analyse import Analytics, Trend, Trends
+from kg.analyse.trends import first_counted_year
 from kg.errors import KGError
 from kg.records import ConceptType
 
@@ -120,7 +121,8 @@ def build_context(
     tr = facts.trends
     per_year = tr.papers_per_year
     years = range(min(per_year), max(per_year) + 1) if per_year else range(0)
-    shown = range(max(years.start, years.stop - TREND_YEARS), years.stop)
+    # the years the trends count (arXiv ML's 30 papers of 2018-2023 are no years of its own)
+    shown = range(max(first_counted_year(per_year) if per_year else 0, years.stop - TREND_YEARS), years.stop)
 
     def trend_row(t: Trend) -> dict[str, Any]:
         chart = year_bars(t.yearly, shown, recent=tr.recent_window, burst=t.burst) if charts else None

@@ -55,6 +55,9 @@ SENTENCES = [
     "and other AI models over a single day.",
     "We introduce a novel framework for this approach and test it on movie and music recommendation datasets "
     "for GPT-4o, GPT-4o-mini, and Llama-3.1-8B-Instruct.",
+    # agents of a family of models, named by its acronym alone, read as named Methods:
+    "We propose a general game-testing framework using LLM agents and test it on two widely played strategy "
+    "games: Wordle and Slay the Spire.",
     # an edition of a shared task, read as a Task:
     "In this paper, we describe the participation of team CLP in SemEval-2019 Task 3 that aims to classify "
     "emotion of user utterance in textual conversation.",
@@ -126,6 +129,7 @@ def _types(extractions):
         ("gpt 4o", "Method"),
         ("o1 preview", "Method"),
         ("semeval 2019", "Dataset"),
+        ("llm agent", "Technique"),  # (the run-wide rules, not run here, key it "large language model agent")
         ("semeval 2019 task", "Dataset"),
         ("o3 mini", "Method"),
         ("o4 mini", "Method"),

@@ -86,6 +86,8 @@ class ConceptSpans:
         self.technique_heads = frozenset(conf.get("technique_heads", []))
         self.method_heads = frozenset(conf.get("method_heads", []))
         self.languages = frozenset(conf.get("languages", []))
+        families = {a.lower() for a in conf.get("family_acronyms", [])}
+        self.family_acronyms = frozenset(families | {f"{a}s" for a in families})
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -161,7 +163,7 @@ class ConceptSpans:
             kind, cue = "Method", True
         elif kind == "Problem":
             cue = head in self.task_heads
-        if kind == "Method" and not _is_named(bare):
+        if kind == "Method" and not _is_named(bare, self.family_acronyms):
             kind = "Technique"
         if kind == "Dataset":
             if key in self.languages:
@@ -488,10 +490,13 @@ def _closes(span: Span) -> bool:
     return span[-1].text in (")", "+") and (span[-1].text == "+" or "(" in span.text[:-1])
 
 
-def _is_named(tokens: Sequence[Token]) -> bool:
-    """A specific, named method: an acronym, a coined capitalised name, or a name with digits."""
+def _is_named(tokens: Sequence[Token], families: frozenset[str] = frozenset()) -> bool:
+    """A specific, named method: an acronym, a coined capitalised name, or a name with digits; not
+    the acronym of a family (``families``, lower case: "LLMs" in "LLM agents")."""
     for i, tok in enumerate(tokens):
         text = tok.text
+        if tok.lower_ in families:
+            continue
         if any(c.isdigit() for c in text) and any(c.isalpha() for c in text):
             return True
         if any(c.isupper() for c in text[1:]):

@@ -197,6 +197,8 @@ class GenericTerms:
     #: Ends of compound adjectives that qualify and name nothing ("end", "specific"; "-based" and the
     #: others of ``property_words`` count too): a concept named by such a compound is an adjective alone.
     compound_ends: frozenset[str] = frozenset()
+    #: Nouns of adverbial phrases ("manner", "fashion"): a key ending in one says how, not what.
+    adverbial_heads: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -228,6 +230,8 @@ class GenericTerms:
         words = key.split()
         if not words or key in self.known:
             return False
+        if len(words) > 1 and words[-1] in self.adverbial_heads:
+            return True  # "end-to-end manner", "self-supervised fashion"
         if len(words) > 1 and self._compound_adjective(next(iter(forms), ""), words[-1]):
             return True
         general = self.general_acronyms
@@ -264,11 +268,12 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
         fields = [str(w) for name in ("fields", "places", "practices", "organisations") for w in conf.get(name, [])]
         compound_ends = [str(w) for w in conf.get("compound_ends", [])]
+        adverbial = [str(w) for w in conf.get("adverbial_heads", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
             f", property_words, prefix_words, adjectives, adjective_ends, fields, places, practices,"
-            f" organisations and compound_ends ({exc})"
+            f" organisations, compound_ends and adverbial_heads ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -281,7 +286,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in adjectives),
                         frozenset(norm.surface(w) for w in [*adjectives, *adjective_ends]),
                         frozenset(norm.surface(w) for w in fields),
-                        frozenset(norm.surface(w) for w in compound_ends))  # fmt: skip
+                        frozenset(norm.surface(w) for w in compound_ends),
+                        frozenset(norm.surface(w) for w in adverbial))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -490,7 +490,7 @@ class _Rekey:
         return rest in self.known or not (
             (len(words) <= 2 and words[0] in self.general.modifiers)  # "large-scale datasets": no "large scale"
             or qualifier
-            or (words[-1].endswith("ed") and len(words[-1]) > 4)  # "human-annotated datasets": a participle
+            or (len(words) > 1 and words[-1].endswith("ed"))  # "human-annotated datasets": a participle
             or words[-1] in self.general.property_words  # "training-free framework": no "training free"
             or words[-1] in self.general.adjective_ends  # "end-to-end models": no "end to end"
             or (len(words) == 2 and words[0] in self.general.prefix_words)  # "multi-agent systems": no "multi agent"

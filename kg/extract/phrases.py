@@ -17,6 +17,7 @@ import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from spacy.attrs import ORTH, SENT_START, SPACY
@@ -67,15 +68,25 @@ _MIN_DF = 20
 _ADJECTIVE_ENDINGS = ("al", "ive", "ous", "ed", "ble", "ful", "ic", "ly")
 #: Endings of words that rarely start a keyphrase (participles, adverbs).
 _VERBAL_ENDINGS = ("ing", "ly", "ed")
-#: A word as candidates read it: lower case, text, like a number, no word (space, punctuation or
-#: number), alphabetic, a word (letters, digits and its own hyphens), lower case, title case.
-_Lexeme = tuple[str, str, bool, bool, bool, bool, bool, bool]
 #: Phrases whose reference document frequency is remembered at most (then forgotten all at once).
 _PHRASE_DFS = 200_000
 #: Words remembered at most (then forgotten all at once): a corpus's vocabulary grows without end.
 _LEXEMES = 200_000
 #: Endings of nominalisations, whose phrases name what is done: a Problem.
 _PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
+
+
+class _Word(NamedTuple):
+    """A word as :meth:`Phrases.candidates` reads it, the same for each of its tokens."""
+
+    lower: str
+    text: str
+    number: bool  # like a number
+    skip: bool  # a space, punctuation or a number: no word of a phrase
+    alpha: bool
+    word: bool  # letters, digits and its own hyphens: "GPT-3", not "Russia).We"
+    lowercase: bool
+    titlecase: bool
 
 
 @dataclass
@@ -139,7 +150,7 @@ class Phrases:
         # Across documents: words met so far, with their reference figures and singulars.
         self._word_stats: dict[str, tuple[float, float]] = {}
         self._singulars: dict[str, str] = {}
-        self._lexemes: dict[int, _Lexeme] = {}
+        self._lexemes: dict[int, _Word] = {}
         self._dfs: dict[tuple[str, ...], int] = {}
 
     def __call__(self, doc: Doc) -> Doc:
@@ -187,8 +198,8 @@ class Phrases:
         for orth, _, _ in table:
             lex = lexemes.get(orth)
             info.append(lex if lex is not None else self._lexeme(doc.vocab, orth))
-        lowers = [x[0] for x in info]
-        cased = [x[1] for x in info]
+        lowers = [x.lower for x in info]
+        cased = [x.text for x in info]
         spaces = [bool(row[2]) for row in table]
         # Per token: mixed or upper case ("BERT", "word2Vec"), and capitalised inside a sentence.
         caps = bytearray(n)
@@ -214,7 +225,7 @@ class Phrases:
                 continue
             if (
                 (lower in function or number) and not join and not blocked[i] and hyphen_next
-                and not spaces[i + 1] and i + 2 < n and info[i + 2][4] and not blocked[i + 2]
+                and not spaces[i + 1] and i + 2 < n and info[i + 2].alpha and not blocked[i + 2]
                 and not edge[i + 1] and not edge[i + 2]
             ):  # fmt: skip
                 # A function word or a number glued to the next word by a hyphen opens a word:
@@ -422,14 +433,14 @@ class Phrases:
         stats = self._word_stats[word] = (self._specificity(df), math.log1p(df))
         return stats
 
-    def _lexeme(self, vocab: Vocab, orth: int) -> _Lexeme:
-        """What :meth:`candidates` reads of a word, the same for each of its tokens (remembered)."""
+    def _lexeme(self, vocab: Vocab, orth: int) -> _Word:
+        """What :meth:`candidates` reads of a word (remembered)."""
         lex = vocab[orth]
         lower = lex.lower_
         word = lex.is_alpha or (any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower))
         if len(self._lexemes) >= _LEXEMES:
             self._lexemes.clear()
-        info = self._lexemes[orth] = (
+        info = self._lexemes[orth] = _Word(
             lower, lex.orth_, lex.like_num, lex.is_space or lex.is_punct or lex.like_num, lex.is_alpha, word,
             lex.is_lower, lex.is_title,
         )  # fmt: skip

@@ -42,6 +42,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
+from typing import NamedTuple
 
 from kg.config import config_path
 from kg.normalise.gazetteer import Gazetteer
@@ -104,13 +105,17 @@ def decide_types(
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     words = _type_words()
-    heads, dataset_heads, hardware_heads, technique_heads = words[:4]
-    editions = words[6]
+    heads, dataset_heads, hardware_heads, technique_heads = (
+        words.heads,
+        words.datasets,
+        words.hardware,
+        words.techniques,
+    )
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
         if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
             kind = "Hardware"
-        elif last.endswith(dataset_heads) or editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
+        elif last.endswith(dataset_heads) or words.editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
             kind = "Dataset"
         elif kind in ("Problem", "Dataset") and last in heads:
             kind = "Technique"
@@ -133,7 +138,7 @@ def decide_types(
         if prior in DECISIVE:
             decided[key] = prior
             continue
-        if prior is None and _studied(key, *words[4:6]):
+        if prior is None and _studied(key, words.problems, words.not_problems):
             decided[key] = "Problem"
             continue
         if prior is not None:
@@ -191,15 +196,27 @@ def short_forms(acronyms: Mapping[str, str], gazetteer: Gazetteer, norm: Normali
     return out
 
 
+class _TypeWords(NamedTuple):
+    """The word lists of ``config/normalise.toml`` that type a concept by its key."""
+
+    #: Key spellings of ``technique_heads`` and ``method_heads`` ("model", "learning", "llm").
+    heads: frozenset[str]
+    #: ``dataset_heads``: endings of a last word that name a dataset ("bench", "corpus").
+    datasets: tuple[str, ...]
+    #: ``hardware_heads``: last words that name hardware, each after a space (" gpu").
+    hardware: tuple[str, ...]
+    #: Key spellings of ``technique_heads`` alone.
+    techniques: frozenset[str]
+    #: Key spellings of ``problem_words`` and ``not_problems``, each after a space.
+    problems: tuple[str, ...]
+    not_problems: tuple[str, ...]
+    #: What the key of an edition of one of ``shared_tasks`` matches ("semeval 2019 task 6", "wmt14").
+    editions: re.Pattern[str]
+
+
 @lru_cache(maxsize=1)
-def _type_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], frozenset[str], tuple[str, ...],
-                           tuple[str, ...], re.Pattern[str]]:  # fmt: skip
-    """From ``config/normalise.toml``, read once: the key spellings of ``technique_heads`` and
-    ``method_heads`` ("model", "learning", "llm"), ``dataset_heads``, the endings of a last
-    word that name a dataset ("bench", "corpus"), ``hardware_heads``, the last words that
-    name hardware, each after a space (" gpu"), the key spellings of ``technique_heads`` alone,
-    and of ``problem_words`` and ``not_problems``, each after a space, and what the key of an
-    edition of one of ``shared_tasks`` matches ("semeval 2019 task 6", "wmt14", "trec")."""
+def _type_words() -> _TypeWords:
+    """:class:`_TypeWords` from ``config/normalise.toml``, read once."""
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     norm = Normaliser()
     techniques = frozenset(norm.surface(w) for w in conf.get("technique_heads", []))
@@ -209,7 +226,7 @@ def _type_words() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], fro
     series = "|".join(re.escape(w) for w in conf.get("shared_tasks", [])) or "(?!)"
     editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]?\d[\w.]*|{_EDITION_WORDS}))*")
     datasets = tuple(conf.get("dataset_heads", []))
-    return heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions
+    return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions)
 
 
 def _studied(key: str, problems: tuple[str, ...], not_problems: tuple[str, ...]) -> bool:

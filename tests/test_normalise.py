@@ -404,6 +404,38 @@ def test_the_runs_long_form_of_an_acronym_is_its_most_frequent():
     assert keys["gated"] == ["gated attention transformer"]
 
 
+def test_a_short_form_many_papers_write_and_few_define_is_a_name():
+    # the arXiv ML corpus: one abstract's "Concept-based Unsupervised Domain Adaptation (CUDA)" keyed
+    # the CUDA of 172 papers, and one of eleven long forms of PRISM the PRISM of 117, which then
+    # linked 1,422 pairs of papers through it alone
+    keys, rules, _ = _run(
+        _paper("cuda", "We propose Concept-based Unsupervised Domain Adaptation (CUDA) for images.",
+               ("Concept-based Unsupervised Domain Adaptation (CUDA)", "concept based unsupervised domain adaptation")),
+        *[_paper(f"gpu{i}", "Our attention kernels are written in CUDA for H100 GPUs.", ("CUDA", "cuda"))
+          for i in range(25)],
+        # two abstracts, two long forms: no two agree on one
+        _paper("prism1", "We introduce the Personality-Refracted Intelligent Simulation Model (PRISM).",
+               ("Personality-Refracted Intelligent Simulation Model (PRISM)",
+                "personality refracted intelligent simulation model")),
+        _paper("prism2", "Prompt Refinement by Iterative Search and Merging (PRISM) writes prompts.",
+               ("Prompt Refinement by Iterative Search and Merging (PRISM)",
+                "prompt refinement by iterative search and merging")),
+        *[_paper(f"bare{i}", "PRISM outperforms strong agents.", ("PRISM", "prism")) for i in range(25)],
+        # two abstracts that agree serve every other; one serves a few (a small run)
+        *[_paper(f"lidar{i}", "Light detection and ranging (LiDAR) scans roads.",
+                 ("Light detection and ranging (LiDAR)", "light detection and ranging")) for i in range(2)],
+        *[_paper(f"scan{i}", "We fuse LiDAR and cameras.", ("LiDAR", "lidar")) for i in range(25)],
+        _paper("lora", "Low-rank adaptation (LoRA) trains adapters.",
+               ("Low-rank adaptation (LoRA)", "low rank adaptation")),
+        *[_paper(f"l{i}", "We fine-tune with LoRA.", ("LoRA", "lora")) for i in range(20)],
+    )  # fmt: skip
+    assert keys["gpu0"] == ["cuda"] and keys["bare0"] == ["prism"]
+    assert keys["cuda"] == ["concept based unsupervised domain adaptation"]
+    assert keys["prism2"] == ["prompt refinement by iterative search and merging"]
+    assert keys["scan0"] == ["light detection and ranging"] and keys["l0"] == ["low rank adaptation"]
+    assert rules["acronym from the run"] == 45
+
+
 def test_no_definition_expands_an_acronym_an_alias_names_a_concept_by():
     norm = Normaliser()
     assert norm.resolve("BLEU", "bilin gual evaluation understudy") == "bleu"

@@ -5,7 +5,14 @@ Seven rules, each a table built from the whole run and applied with dict lookups
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
   definition always wins for it. Of several long forms, the most frequent is taken, one whose
-  initials spell the short form counting double (then the first in sort order). A known
+  initials spell the short form counting double (then the first in sort order), if two
+  abstracts define it so, or the short form is written without a definition in at most
+  :data:`NAME_SHARE` abstracts: one abstract's long form is its author's choice, not the
+  run's. Many papers write a short form that no two define alike when it is a name each gives
+  its own thing: on the arXiv ML corpus one abstract's "Concept-based Unsupervised Domain
+  Adaptation (CUDA)" had keyed the CUDA of 172 others, a "visual large language model (vLLM)"
+  the serving engine of 122, and one of eleven long forms of PRISM the PRISM of 117 papers, all
+  linked through it (LiDAR, defined alike by 30 abstracts, still serves its 888). A known
   metric ("COMET") is defined for the run only as a metric (``metric_ends``): one paper's
   "COMmonsEnse Transformers (COMET)" does not rename the metric of every other. A known name of
   a dataset or model ("COCO", "MMLU", "ChatGPT") keys its concept itself, and is defined for the
@@ -94,7 +101,8 @@ ACRONYM, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
 class RunTables:
     """What the run-wide rules count, and what they decide from it.
 
-    ``definitions``: short form -> key of a long form -> abstracts that define it so;
+    ``definitions``: short form -> key of a long form -> abstracts that define it so; ``users``:
+    short form -> abstracts that write it without defining it (a short form defined or used bare);
     ``counts``: mentions of each key after the acronym rule; ``named``: the one-word keys that
     most of their mentions write as a name ("BERT", "ResNet", "GPT-2"); ``bare``: the short forms some
     mention uses in an abstract that does not define them; ``names``: key of a long form -> key of
@@ -107,21 +115,26 @@ class RunTables:
     named: frozenset[str] = frozenset()
     bare: frozenset[str] = frozenset()
     names: dict[str, dict[str, int]] = field(default_factory=dict)
+    users: dict[str, int] = field(default_factory=dict)
     #: The acronyms each paper of the run defines (short form -> key), while the run lasts.
     defined: dict[str, dict[str, str]] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def acronyms(self) -> dict[str, str]:
-        """Short form -> key of its long form: the most frequent, one spelled by its initials counting double.
+        """Short form -> key of its long form: the most frequent, one spelled by its initials counting
+        double, where the run agrees on it (see the module doc).
 
         One abstract's initials do not outvote the run: "GAT" is what 88 arXiv abstracts define,
         "graph attention network", not one's "gated attention transformer"; but "proximal policy
-        optimization" beats a "policy optimization" as frequent.
+        optimization" beats a "policy optimization" as frequent. Eleven abstracts that each give
+        PRISM a long form of its own, and 117 that write PRISM bare, leave it a name.
         """
         table = {}
         for short, longs in self.definitions.items():
             want = letters(short)
-            table[short] = min(longs, key=lambda k: (-longs[k] * (1 + (want in initials(k))), k))
+            best = min(longs, key=lambda k: (-longs[k] * (1 + (want in initials(k))), k))
+            if longs[best] >= 2 or self.users.get(short, 0) <= NAME_SHARE:
+                table[short] = best
         return table
 
     @cached_property
@@ -169,6 +182,7 @@ class RunTables:
             self.named | other.named,
             self.bare | other.bare,
             _summed(self.names, other.names),
+            dict(Counter(self.users) + Counter(other.users)),
         )
 
     def moved_by(self, grown: RunTables, heads: frozenset[str], inverted: Iterable[str] = ()) -> list[str]:
@@ -181,6 +195,9 @@ class RunTables:
         >>> RunTables(counts={"evaluation of translation": 1}).moved_by(
         ...     RunTables(counts={"evaluation of translation": 1, "translation evaluation": 1}), frozenset(), ["of"])
         ["'translation evaluation' is a concept now: 'evaluation of translation' may be read as it"]
+        >>> old = RunTables({"PRISM": {"prompt refinement": 1}}, users={"PRISM": 20})
+        >>> old.moved_by(old.merged(RunTables(users={"PRISM": 1})), frozenset())
+        ['the acronym PRISM is a name now: too many papers use it for one definition']
         """
         moved = []
         for short, key in sorted(grown.acronyms.items()):
@@ -188,6 +205,8 @@ class RunTables:
                 moved.append(f"the acronym {short} now stands for {key!r}, not {self.acronyms[short]!r}")
             elif short not in self.acronyms and short in self.bare:
                 moved.append(f"the acronym {short}, used bare, is defined now: {key!r}")
+        for short in sorted(self.acronyms.keys() - grown.acronyms.keys()):
+            moved.append(f"the acronym {short} is a name now: too many papers use it for one definition")
         old = self.closed
         folded = sorted((old[form], key) for form, key in grown.closed.items() if old.get(form, key) != key)
         moved += [f"{was!r} is now {key!r}" for was, key in folded]
@@ -209,12 +228,14 @@ class RunTables:
         return {"definitions": {s: dict(sorted(d.items())) for s, d in sorted(self.definitions.items())},
                 "counts": dict(sorted(self.counts.items())), "named": sorted(self.named),
                 "bare": sorted(self.bare),
-                "names": {k: dict(sorted(d.items())) for k, d in sorted(self.names.items())}}  # fmt: skip
+                "names": {k: dict(sorted(d.items())) for k, d in sorted(self.names.items())},
+                "users": dict(sorted(self.users.items()))}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunTables:
+        # (tables saved before ``users`` share every definition, as the run that saved them did)
         return cls(data["definitions"], data["counts"], frozenset(data["named"]), frozenset(data["bare"]),
-                   data["names"])  # fmt: skip
+                   data["names"], data.get("users", {}))  # fmt: skip
 
 
 def _summed(a: dict[str, dict[str, int]], b: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
@@ -321,7 +342,8 @@ def run_tables(
     ['data set']
     """
     norm = normaliser or Normaliser()
-    defined = _defined_by_paper(list(papers), norm)
+    papers = list(papers)
+    defined = _defined_by_paper(papers, norm)
     definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
     named_by: defaultdict[str, Counter[str]] = defaultdict(Counter)  # long form -> known names it defines
     for own in defined.values():
@@ -335,7 +357,12 @@ def run_tables(
                     named_by[key][norm.key(short)] += 1
                     continue
                 definitions[short][key] += 1
-    tables = RunTables({s: dict(d) for s, d in definitions.items()})
+    written: Counter[str] = Counter()  # short form -> papers that write it without defining it
+    for p in papers:
+        own = defined.get(p.id, {})
+        written.update({s for w in _ACRONYM.findall(f"{p.title}\n{p.abstract}") if (s := singular(w)) not in own})
+    users = {s: written[s] for s in definitions if written[s]}
+    tables = RunTables({s: dict(d) for s, d in definitions.items()}, users=users)
     acronyms = tables.acronyms
     if prior:
         tables = prior.merged(tables)
@@ -358,7 +385,8 @@ def run_tables(
     # (a title in capitals, "GENERATIVE"; half of them: "VISion" and "Vision") stays a word.
     named = frozenset(key for key, n in as_name.items() if 2 * n > alone[key])
     names_of = {long: dict(d) for long, d in named_by.items()}
-    tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare), names_of))
+    users = {s: written[s] for s in bare if s not in definitions and written[s]}
+    tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare), names_of, users))
     return replace(tables, defined=defined)
 
 

@@ -199,6 +199,11 @@ class GenericTerms:
     compound_ends: frozenset[str] = frozenset()
     #: Nouns of adverbial phrases ("manner", "fashion"): a key ending in one says how, not what.
     adverbial_heads: frozenset[str] = frozenset()
+    #: Heads that say how work is organised ("framework", "approach"): with an adjective alone before
+    #: them, generic.
+    vague_heads: frozenset[str] = frozenset()
+    #: Endings of adjectives ("-al", "-ic", "-ive"): "hierarchical", "probabilistic", "generative".
+    adjective_suffixes: tuple[str, ...] = ()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -234,6 +239,8 @@ class GenericTerms:
             return True  # "end-to-end manner", "self-supervised fashion"
         if len(words) > 1 and self._compound_adjective(next(iter(forms), ""), words[-1]):
             return True
+        if len(words) > 1 and words[-1] in self.vague_heads and self._qualifier(words[:-1], next(iter(forms), "")):
+            return True  # "hierarchical framework", "end-to-end framework", "two-stage pipeline"
         general = self.general_acronyms
         # (a word in capitals is no acronym: "CLASSIFIER" of a title in capitals, ACL's 1960s-80s)
         shouted = (key, f"{key}s")
@@ -243,6 +250,17 @@ class GenericTerms:
         if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:
             return True  # "training-free framework", "LLM-based framework", "data-driven approaches"
         return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
+
+    def _qualifier(self, rest: list[str], name: str) -> bool:
+        """Whether ``rest``, the words before a key's head, are one adjective ("hierarchical") or,
+        in the ``name`` (its first word), one compound adjective ("end-to-end", "two-stage")."""
+        if len(rest) == 1:
+            word = rest[0]
+            if word in self.modifiers or word in self.adjectives:
+                return True
+            return len(word) > 5 and word.endswith(self.adjective_suffixes)
+        first = name.strip().split(" ")[0].lower()
+        return first.count("-") == len(rest) - 1 and self._compound_adjective(first, rest[-1])
 
     def _compound_adjective(self, name: str, last: str) -> bool:
         """ "end-to-end", "domain-specific", "rule-based": one hyphenated word, ending in the key's last
@@ -269,11 +287,13 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         fields = [str(w) for name in ("fields", "places", "practices", "organisations") for w in conf.get(name, [])]
         compound_ends = [str(w) for w in conf.get("compound_ends", [])]
         adverbial = [str(w) for w in conf.get("adverbial_heads", [])]
+        vague = [str(w) for w in conf.get("vague_heads", [])]
+        suffixes = tuple(str(w) for w in conf.get("adjective_suffixes", []))
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
             f", property_words, prefix_words, adjectives, adjective_ends, fields, places, practices,"
-            f" organisations, compound_ends and adverbial_heads ({exc})"
+            f" organisations, compound_ends, adverbial_heads, vague_heads and adjective_suffixes ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -287,7 +307,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in [*adjectives, *adjective_ends]),
                         frozenset(norm.surface(w) for w in fields),
                         frozenset(norm.surface(w) for w in compound_ends),
-                        frozenset(norm.surface(w) for w in adverbial))  # fmt: skip
+                        frozenset(norm.surface(w) for w in adverbial),
+                        frozenset(norm.surface(w) for w in vague), suffixes)  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -163,6 +163,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("comprehensive survey", ["comprehensive survey"]),
         ("lens", ["lens"]),
         ("vice versa", ["vice versa"]),
+        ("plug and play", ["plug-and-play"]),
         ("dynamics", ["Dynamics"]),
     ],
 )

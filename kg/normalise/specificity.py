@@ -238,9 +238,11 @@ class GenericTerms:
             return False
         if len(words) > 1 and words[-1] in self.adverbial_heads:
             return True  # "end-to-end manner", "self-supervised fashion"
-        if len(words) > 1 and self._compound_adjective(next(iter(forms), ""), words[-1]):
+        forms = list(forms)  # (read more than once below)
+        name = forms[0] if forms else ""
+        if len(words) > 1 and self._compound_adjective(name, words[-1]):
             return True
-        if len(words) > 1 and words[-1] in self.vague_heads and self._qualifier(words[:-1], next(iter(forms), "")):
+        if len(words) > 1 and words[-1] in self.vague_heads and self._qualifier(words[:-1], name):
             return True  # "hierarchical framework", "end-to-end framework", "two-stage pipeline"
         general = self.general_acronyms
         # (a word in capitals is no acronym: "CLASSIFIER" of a title in capitals, ACL's 1960s-80s)

@@ -105,21 +105,15 @@ def decide_types(
     """
     weight: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     words = _type_words()
-    heads, dataset_heads, hardware_heads, technique_heads = (
-        words.heads,
-        words.datasets,
-        words.hardware,
-        words.techniques,
-    )
     for key, kind, confidence in votes:
         last = key.rpartition(" ")[2]
-        if f" {key}".endswith(hardware_heads):  # "NVIDIA H100 GPUs", "edge TPU"
+        if f" {key}".endswith(words.hardware):  # "NVIDIA H100 GPUs", "edge TPU"
             kind = "Hardware"
-        elif last.endswith(dataset_heads) or words.editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
+        elif last.endswith(words.datasets) or words.editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
             kind = "Dataset"
-        elif kind in ("Problem", "Dataset") and last in heads:
+        elif kind in ("Problem", "Dataset") and last in words.heads:
             kind = "Technique"
-        elif kind == "Method" and last in technique_heads and " " in key:
+        elif kind == "Method" and last in words.techniques and " " in key:
             kind = "Technique"  # "LLM quantization", "quantization-aware training": no one artefact
         weight[key][kind] += confidence
     known = known or {}

@@ -113,6 +113,21 @@ def test_report_of_a_graph_without_years_or_links(tmp_path):
     assert "Graph views" not in html
 
 
+def test_a_metric_every_paper_reports_is_not_a_central_concept(tmp_path):
+    """A metric co-occurs with whatever it scores: on the arXiv ML corpus "accuracy" was the second
+    most central concept of the report, "F1" the eighth on ACL's. It says how work is scored, not
+    what it is about: it links no papers and the central concepts leave it out too."""
+    accuracy = ("accuracy", "Metric")
+    G = _graph([_paper(f"mt{i}", 2020 + i % 3, [*MT, accuracy]) for i in range(6)]
+               + [_paper(f"ner{i}", 2020 + i % 3, [*NER, accuracy]) for i in range(6)])  # fmt: skip
+    a = analyse(G)
+    assert max(a.concepts.pagerank, key=a.concepts.pagerank.get) == "concept:accuracy"  # (the most central)
+    md = _write(G, tmp_path).markdown.read_text(encoding="utf-8")
+    central = md.split("## The most central concepts and papers", 1)[1].split("| paper |", 1)[0]
+    assert "| machine translation |" in central and "| named entity recognition |" in central
+    assert "accuracy" not in central
+
+
 def test_a_one_year_corpus_shows_no_trends(tmp_path):
     """One year: no chart of one bar, no "since" or "trend" column, no emerging or fading concepts."""
     G = _graph([_paper(f"p{i}", 2020, [*MT, UBIQUITOUS]) for i in range(6)])

@@ -15,6 +15,7 @@ import kg
 from kg.analyse import Analytics, Trend, Trends
 from kg.analyse.trends import first_counted_year
 from kg.errors import KGError
+from kg.link.papers import UNLINKED_TYPES
 from kg.records import ConceptType
 
 #: The types with a table of top concepts; "Concepts by type" counts every type.
@@ -179,6 +180,9 @@ class _Facts:
         """False for generic concepts ("computational cost"), which no table of the report lists."""
         return not self.concepts.get(n, {}).get("generic")
 
+    def _central(self, n: str) -> bool:
+        return self.specific(n) and self.type(n) not in UNLINKED_TYPES
+
     def corpus(self) -> dict[str, Any]:
         per_year = self.a.trends.papers_per_year
         venues = Counter(str(d["venue"]) for d in self.papers.values() if d.get("venue"))
@@ -218,6 +222,8 @@ class _Facts:
         return {"type": t, "colour": TYPE_COLOURS[t], "rows": rows}
 
     def central_concepts(self) -> list[dict[str, Any]]:
+        """The concepts of most PageRank that are specific and link papers: a metric co-occurs with
+        whatever it scores ("accuracy" had been the arXiv ML corpus's second)."""
         rank, cc = self.a.concepts, self.a.concept_communities
         scale = len(rank.pagerank)
         return [
@@ -229,7 +235,7 @@ class _Facts:
                 "betweenness": rank.betweenness.get(n),
                 "community": self.concept_labels.get(cc.of(n), ""),
             }
-            for n in heapq.nsmallest(TOP, filter(self.specific, rank.pagerank), key=lambda n: (-rank.pagerank[n], n))
+            for n in heapq.nsmallest(TOP, filter(self._central, rank.pagerank), key=lambda n: (-rank.pagerank[n], n))
         ]
 
     def central_papers(self) -> list[dict[str, Any]]:

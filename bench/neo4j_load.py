@@ -4,7 +4,7 @@ The graph is an embedded store: --store PATH, or else the full ACL corpus (--cor
 arXiv ML corpus) run through pipelines/acl-full.toml into a temporary folder first (as
 bench/corpus.py runs it: all cores, no analyse stage; about an hour on 2 cores).
 Both paths run as a user runs them, as `kg` processes, against the real Neo4j 5.26 of
-tools/neo4j, started by tools/neo4j/start.sh with --profile (default load: full JIT, 3 GB heap,
+tools/neo4j, started by tools/neo4j/start.sh with --profile (default load: full JIT, 4 GB heap,
 1.5 GB page cache; test is what the tests start):
 - Bolt: `kg load` into an empty database, --repeats times (a fresh server each time); the rate
   is the write's (what `kg load` reports: relationships / seconds writing, nodes included), and
@@ -37,7 +37,7 @@ from pathlib import Path
 from corpus import PeakMemory
 
 from kg.store import query_embedded
-from kg.store.neo4j import Neo4jSettings, query_neo4j
+from kg.store.neo4j import DEFAULT_WORKERS, Neo4jSettings, query_neo4j
 from kg.store.schema import NODE_TABLES, REL_TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,7 +174,7 @@ def main() -> None:
     ap.add_argument("--corpus", choices=sorted(CORPORA), default="acl")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=10_000)
-    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     ap.add_argument("--profile", default="load", help="the server's profile (tools/neo4j/jvm-PROFILE.flags)")
     ap.add_argument("--no-admin", dest="admin", action="store_false", help="skip kg load --admin")
     ap.add_argument("--no-reload", dest="reload", action="store_false", help="skip the reload of the same graph")

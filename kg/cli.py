@@ -324,7 +324,7 @@ def load(
         bool, typer.Option("--add", help="Add to what Neo4j holds (relinking across both) instead of replacing it.")
     ] = False,
     batch_size: Annotated[int, typer.Option(help="Rows per write transaction.")] = 10_000,
-    workers: Annotated[int, typer.Option(help="Sessions writing nodes and relationships at once.")] = 4,
+    workers: Annotated[int, typer.Option(help="Sessions writing nodes and relationships at once.")] = 2,
     uri: Annotated[
         str | None, typer.Option(help="Neo4j Bolt URI (default $NEO4J_URI or bolt://localhost:7687).")
     ] = None,

@@ -112,7 +112,7 @@ class Neo4jOutput(_Section):
     user: str | None = None
     database: str | None = None
     batch_size: int = Field(10_000, gt=0)
-    workers: int = Field(4, ge=1)
+    workers: int = Field(2, ge=1)
 
     @model_validator(mode="before")
     @classmethod

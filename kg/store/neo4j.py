@@ -34,9 +34,11 @@ log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_BATCH = 10_000
-#: Sessions writing batches at once: while some wait on the network or for the client, the
-#: server works on the others (4 beat 2 on a shared 2-core machine, bench/neo4j_load.py).
-DEFAULT_WORKERS = 4
+#: Sessions writing batches at once: while one waits on the network or for the client, the server
+#: works on the other. More hold more transactions' state in the server's heap and more batches
+#: waiting on the same hub nodes' locks: on the full ACL graph on a quiet 2-core machine 2 wrote
+#: 32,100 relationships/s and 4 28,900 (bench/neo4j_load.py); a server of many cores may take more.
+DEFAULT_WORKERS = 2
 #: The URI schemes of the Neo4j driver: plain, TLS (+s) and TLS with any certificate (+ssc).
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -166,8 +168,11 @@ def rel_columns(G: nx.DiGraph) -> dict[str, Columns]:
     return out
 
 
-def _take(cols: Columns, keep: list[int]) -> Columns:
-    return {k: [v[i] for i in keep] for k, v in cols.items()}
+def _batches(cols: Columns, rows: list[int], size: int) -> Iterator[Columns]:
+    """``cols`` cut to ``rows``, ``size`` rows at a time: gathered as the writers ask for each batch."""
+    for part in _chunks(len(rows), size):
+        take = rows[part]
+        yield {k: [v[i] for i in take] for k, v in cols.items()}
 
 
 def write_neo4j(
@@ -205,7 +210,9 @@ def write_neo4j(
                 for stmt in cypher.NEO4J_CONSTRAINTS.values():
                     session.run(stmt).consume()
             ids: dict[str, dict[str, str]] = {}
-            with _Writers(driver, settings.database, workers) as writers:
+            # the relationships' columns are gathered while the server writes the nodes
+            with ThreadPoolExecutor(1) as prep, _Writers(driver, settings.database, workers) as writers:
+                rels = prep.submit(rel_columns, G)
                 for label in NODE_TABLES:
                     t0 = time.perf_counter()
                     cols = node_columns(G, label)
@@ -218,7 +225,7 @@ def write_neo4j(
                     _constrain_new_nodes(session, ids)
                     seconds["constraints"] = time.perf_counter() - t0
                     log.info("neo4j: key constraints over the new nodes in %.1f s", seconds["constraints"])
-                for rel, cols in rel_columns(G).items():
+                for rel, cols in rels.result().items():
                     t0 = time.perf_counter()
                     _write_rels(writers, rel, cols, ids, before, batch_size)
                     seconds[rel] = time.perf_counter() - t0
@@ -274,9 +281,8 @@ def _write_nodes(
 
     def parts() -> Iterator[tuple[str, dict[str, Any]]]:
         for query, rows in ((cypher.neo4j_merge_nodes(label), held), (cypher.neo4j_create_nodes(label), new)):
-            taken = _take(cols, rows)
-            for part in _chunks(len(rows), batch_size):
-                yield query, {p: v[part] for p, v in taken.items()}
+            for batch in _batches(cols, rows, batch_size):
+                yield query, batch
 
     ids: dict[str, str] = {}
     writers.all(parts(), lambda records: ids.update((k, i) for k, i in records))
@@ -363,13 +369,14 @@ def _write_rels(
     for i, (f, t) in enumerate(pairs):
         (both_old if f in old_src and t in old_dst else fresh).append(i)
 
+    src_ids, dst_ids = ids[src], ids[dst]
+
     def parts() -> Iterator[tuple[str, dict[str, Any]]]:
         for query, rows in ((merge, both_old), (create, fresh)):
-            taken = _take(cols, rows)
-            a = [ids[src][k] for k in taken.pop("from")]
-            b = [ids[dst][k] for k in taken.pop("to")]
-            for part in _chunks(len(a), batch_size):
-                yield query, {"a": a[part], "b": b[part], **{p: v[part] for p, v in taken.items()}}
+            for batch in _batches(cols, rows, batch_size):
+                a = [src_ids[k] for k in batch.pop("from")]
+                b = [dst_ids[k] for k in batch.pop("to")]
+                yield query, {"a": a, "b": b, **batch}
 
     writers.all(parts())
     # Only nodes that were there before can have edges the graph no longer has.

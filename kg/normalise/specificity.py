@@ -193,7 +193,8 @@ class GenericTerms:
     adjective_ends: frozenset[str] = frozenset()
     #: Names of the whole field ("machine learning", "deep learning"), places ("India"), what any
     #: paper of the field does ("human evaluation"), organisations ("GitHub"), kinds of paper
-    #: ("survey") and phrases of prose ("lens", "vice versa"): generic however written.
+    #: ("survey"), phrases of prose ("lens", "vice versa") and adjectives alone ("autoregressive"):
+    #: generic however written.
     fields: frozenset[str] = frozenset()
     #: Ends of compound adjectives that qualify and name nothing ("end", "specific"; "-based" and the
     #: others of ``property_words`` count too): a concept named by such a compound is an adjective alone.
@@ -287,8 +288,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         properties = [str(w) for w in conf.get("property_words", [])]
         modifiers = [str(w) for w in conf.get("modifiers", [])]
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
-        fields = [str(w) for name in ("fields", "places", "practices", "organisations", "genres", "idioms")
-                  for w in conf.get(name, [])]  # fmt: skip
+        whole = ("fields", "places", "practices", "organisations", "genres", "idioms", "adjectives_alone")
+        fields = [str(w) for name in whole for w in conf.get(name, [])]
         compound_ends = [str(w) for w in conf.get("compound_ends", [])]
         adverbial = [str(w) for w in conf.get("adverbial_heads", [])]
         vague = [str(w) for w in conf.get("vague_heads", [])]
@@ -297,7 +298,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
             f", property_words, prefix_words, adjectives, adjective_ends, fields, places, practices,"
-            f" organisations, genres, idioms, compound_ends, adverbial_heads, vague_heads and"
+            f" organisations, genres, idioms, adjectives_alone, compound_ends, adverbial_heads, vague_heads and"
             f" adjective_suffixes ({exc})"
         ) from exc
     ref = ref or reference_df()

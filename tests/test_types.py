@@ -282,3 +282,20 @@ def test_a_phenomenon_research_studies_is_a_problem():
         "hate speech": "Problem", "online hate speech": "Problem", "code switching": "Problem", "covid 19": "Problem",
         "catastrophic forgetting": "Problem", "speech": "Technique", "hate speech dataset": "Dataset",
         "task oriented dialog": "Problem"}  # fmt: skip
+
+
+def test_a_field_of_study_is_a_problem():
+    # as "natural language processing" and "computer vision" are: on the arXiv ML corpus
+    # "robotics" (184 papers), "ethics" (116), "governance" (80), "mathematics" (77) and
+    # "cybersecurity" (60) had been Techniques, "computational linguistics" a Metric; "scalable
+    # vector graphics" is a file format, and "demographics" no "graphics"
+    g = load_gazetteer()
+    votes = [("robotics", "Technique", 1.0), ("soft robotics", "Technique", 1.0), ("artificial intelligence ethics",
+        "Technique", 1.0), ("governance", "Technique", 1.0), ("mathematics", "Technique", 1.0),
+        ("cybersecurity", "Technique", 1.0), ("computational linguistics", "Metric", 1.0),
+        ("scalable vector graphics", "Method", 1.0), ("demographics", "Technique", 1.0)]  # fmt: skip
+    assert decide_types(votes, gazetteer=g) == {
+        "robotics": "Problem", "soft robotics": "Problem", "artificial intelligence ethics": "Problem",
+        "governance": "Problem", "mathematics": "Problem", "cybersecurity": "Problem",
+        "computational linguistics": "Problem", "scalable vector graphics": "Method",
+        "demographics": "Technique"}  # fmt: skip

@@ -31,7 +31,8 @@ Hardware. A key the gazetteer does not know that ends in words of ``problem_word
 property of models or a phenomenon that research studies ("fairness", "gender bias", "AI safety",
 "hate speech", "code-switching"), which the NER reads as a metric or as another term ("gender bias"
 was a Technique in 401 mentions on the ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in
-407), unless it ends in one of ``not_problems`` ("differential privacy").
+407), unless it ends in one of ``not_problems`` ("differential privacy"); so is a field of study
+("robotics", "AI ethics", "computational linguistics"), as "computer vision" is.
 """
 
 from __future__ import annotations

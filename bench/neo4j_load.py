@@ -36,8 +36,9 @@ from pathlib import Path
 
 from corpus import PeakMemory
 
+from kg.config import NEO4J_BATCH, NEO4J_WORKERS
 from kg.store import query_embedded
-from kg.store.neo4j import DEFAULT_WORKERS, Neo4jSettings, query_neo4j
+from kg.store.neo4j import Neo4jSettings, query_neo4j
 from kg.store.schema import NODE_TABLES, REL_TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,8 +174,8 @@ def main() -> None:
     ap.add_argument("--store", type=Path, help="an embedded store to load (default: build one from --corpus)")
     ap.add_argument("--corpus", choices=sorted(CORPORA), default="acl")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--batch-size", type=int, default=10_000)
-    ap.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
+    ap.add_argument("--batch-size", type=int, default=NEO4J_BATCH)
+    ap.add_argument("--workers", type=int, default=NEO4J_WORKERS)
     ap.add_argument("--profile", default="load", help="the server's profile (tools/neo4j/jvm-PROFILE.flags)")
     ap.add_argument("--no-admin", dest="admin", action="store_false", help="skip kg load --admin")
     ap.add_argument("--no-reload", dest="reload", action="store_false", help="skip the reload of the same graph")

@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from kg.config import option_value
+from kg.config import NEO4J_BATCH, NEO4J_WORKERS, option_value
 from kg.errors import InputError, KGError
 
 app = typer.Typer(
@@ -323,8 +323,8 @@ def load(
     add: Annotated[
         bool, typer.Option("--add", help="Add to what Neo4j holds (relinking across both) instead of replacing it.")
     ] = False,
-    batch_size: Annotated[int, typer.Option(help="Rows per write transaction.")] = 10_000,
-    workers: Annotated[int, typer.Option(help="Sessions writing nodes and relationships at once.")] = 2,
+    batch_size: Annotated[int, typer.Option(help="Rows per write transaction.")] = NEO4J_BATCH,
+    workers: Annotated[int, typer.Option(help="Sessions writing nodes and relationships at once.")] = NEO4J_WORKERS,
     uri: Annotated[
         str | None, typer.Option(help="Neo4j Bolt URI (default $NEO4J_URI or bolt://localhost:7687).")
     ] = None,

@@ -103,6 +103,16 @@ def _digits(value: int) -> str:
     return text if len(text) <= 30 else f"{text[:12]}...({len(text)} digits)"
 
 
+#: Rows per write transaction of a Neo4j load (`kg load --batch-size`, ``[outputs.neo4j] batch_size``).
+NEO4J_BATCH = 10_000
+#: Sessions writing a Neo4j load's batches at once (`--workers`, ``workers``): while one waits on
+#: the network or for the client, the server works on the other. More hold more transactions'
+#: state in the server's heap and more batches waiting on the same hub nodes' locks: on the full
+#: ACL graph on a quiet 2-core machine 2 wrote 32,100 relationships/s and 4 28,900
+#: (bench/neo4j_load.py); a server of many cores may take more.
+NEO4J_WORKERS = 2
+
+
 def available_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system has one), at least 1.
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from kg.config import option_value, resolve_n_process
+from kg.config import NEO4J_BATCH, NEO4J_WORKERS, option_value, resolve_n_process
 from kg.errors import ConfigError
 
 
@@ -111,8 +111,8 @@ class Neo4jOutput(_Section):
     #: None: ``NEO4J_USER``, else neo4j
     user: str | None = None
     database: str | None = None
-    batch_size: int = Field(10_000, gt=0)
-    workers: int = Field(2, ge=1)
+    batch_size: int = Field(NEO4J_BATCH, gt=0)
+    workers: int = Field(NEO4J_WORKERS, ge=1)
 
     @model_validator(mode="before")
     @classmethod

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import networkx as nx
 
+from kg.config import NEO4J_BATCH, NEO4J_WORKERS
 from kg.errors import StoreError
 from kg.store import cypher, readonly
 from kg.store.embedded import QueryResult
@@ -33,12 +34,6 @@ from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES, graph_from_queri
 log = logging.getLogger(__name__)
 
 DEFAULT_URI = "bolt://localhost:7687"
-DEFAULT_BATCH = 10_000
-#: Sessions writing batches at once: while one waits on the network or for the client, the server
-#: works on the other. More hold more transactions' state in the server's heap and more batches
-#: waiting on the same hub nodes' locks: on the full ACL graph on a quiet 2-core machine 2 wrote
-#: 32,100 relationships/s and 4 28,900 (bench/neo4j_load.py); a server of many cores may take more.
-DEFAULT_WORKERS = 2
 #: The URI schemes of the Neo4j driver: plain, TLS (+s) and TLS with any certificate (+ssc).
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -179,8 +174,8 @@ def write_neo4j(
     G: nx.DiGraph,
     settings: Neo4jSettings,
     *,
-    batch_size: int = DEFAULT_BATCH,
-    workers: int = DEFAULT_WORKERS,
+    batch_size: int = NEO4J_BATCH,
+    workers: int = NEO4J_WORKERS,
     seconds: dict[str, float] | None = None,
 ) -> dict[str, int]:
     """Make the Neo4j database hold exactly ``G``; returns rows written per label/type.

@@ -268,6 +268,42 @@ def test_a_general_word_must_be_common_in_every_reference_corpus(tmp_path):
     assert not g.is_generic("tradeoff")  # in fewer than 1 ACL abstract of 200
 
 
+def _spec(n, mentioning, start=0):
+    """``n`` papers from number ``start``, ``mentioning`` {concept text: how many of them, the first}."""
+    return {f"p{start + i:04d}": [(t, "uses") for t, k in mentioning.items() if i < k] for i in range(n)}
+
+
+def _many(n, mentioning, start=0):
+    return _papers(_spec(n, mentioning, start))
+
+
+def test_a_common_word_the_run_seldom_makes_a_concept_alone_is_generic():
+    # arXiv ML: "human" (in 18% of the reference abstracts) was a concept of 224 papers, from "human
+    # models", "Humans", "human strategies" cut down to it, and carried their links
+    B = _many(1000, {"humans": 1, "reasoning": 20, "PRISM": 1, "knowledge distillation": 1})
+    assert B.nodes["concept:human"]["generic"]  # 1 paper, where 180 have the word
+    assert not B.nodes["concept:reasoning"]["generic"]  # 20 of the ~140 with the word
+    assert not B.nodes["concept:prism"]["generic"]  # an acronym names something
+    assert not B.nodes["concept:knowledge distillation"]["generic"]  # (one word only)
+    # 300 papers: 55 are expected to have "human" at all, too few to tell
+    assert not _many(300, {"humans": 1}).nodes["concept:human"]["generic"]
+
+
+def test_an_update_decides_a_seldom_concept_on_the_whole_index():
+    # 50 new papers, one with "humans": too few alone to tell (9 expected to have the word), but with
+    # the 900 papers of the index it is a concept of 1 of ~175 that have the word, as a full run finds
+    old, new = _many(900, {"graph neural networks": 50}), _many(50, {"humans": 1}, start=900)
+    assert not new.nodes["concept:human"]["generic"]
+    index = LinkIndex.from_graph(knowledge_graph(old, link_papers(old, max_df=1.0), cooccurrence(old)), top_k=5)
+    index.add(new, max_df=1.0)
+    full = _papers({**_spec(900, {"graph neural networks": 50}), **_spec(50, {"humans": 1}, start=900)})
+    assert full.nodes["concept:human"]["generic"]
+    assert "concept:human" in index.generic
+    # ... and 600 papers more with "humans" 30 times make it a concept again
+    index.add(_many(600, {"humans": 30}, start=950), max_df=1.0)
+    assert "concept:human" not in index.generic
+
+
 def test_salience_ranks_a_proposed_title_concept_over_a_passing_mention():
     text = "We propose knowledge distillation for parsing. Training is fast. Parsing needs no GPU."
     mentions = [

@@ -215,8 +215,10 @@ def concept_scores(G: nx.DiGraph) -> None:
 
     ``specificity`` pools the concept's papers in ``G`` with the reference corpora
     (:func:`kg.normalise.specificity.specificity`); ``generic`` marks concepts made only of
-    general academic words (:class:`kg.normalise.specificity.GenericTerms`), which stay in the
-    graph but do not link papers, name communities or fill top lists.
+    general academic words (:class:`kg.normalise.specificity.GenericTerms`) and one-word concepts
+    that are common words the run seldom makes a concept of alone ("human": :meth:`~kg.normalise.
+    specificity.GenericTerms.rarely_a_term`), which stay in the graph but do not link papers, name
+    communities or fill top lists.
 
     >>> G = nx.DiGraph()
     >>> G.add_node("concept:downstream task", kind="Concept", key="downstream task", name="downstream tasks",
@@ -237,7 +239,9 @@ def concept_scores(G: nx.DiGraph) -> None:
             run_df = min(d.get("paper_count") or 0, n_papers)
             d["specificity"] = round(specificity(d["key"], run_df=run_df, run_docs=n_papers), 4)
             forms = [d.get("name") or "", *d.get("aliases", [])]
-            flag = generic.is_generic(d["key"], forms)
+            flag = generic.is_generic(d["key"], forms) or generic.rarely_a_term(
+                d["key"], forms, run_df=run_df, run_docs=n_papers
+            )
             if not flag:
                 plain = [f for f in forms if not writes_acronym(f)]
                 if len(plain) < len(forms) and generic.is_generic(d["key"], plain):

@@ -33,6 +33,7 @@ import scipy.sparse as sp
 
 from kg.link.papers import UNLINKED_TYPES, concept_weights
 from kg.link.papers import linkable as papers_linkable
+from kg.normalise.specificity import generic_terms
 
 
 @dataclass
@@ -153,11 +154,7 @@ class LinkIndex:
         for c in added:
             col[c] = len(self.concepts)
             self.concepts.append(c)
-        # a known concept that the new papers spell specifically (an acronym) stops being generic
         mentioned = {c for p in new for c in B.successors(p)}
-        self.generic = (self.generic - {c for c in mentioned if not B.nodes[c].get("generic")}) | {
-            c for c in added if B.nodes[c].get("generic")
-        }
         # the new papers' graph carries each concept's type (a stored concept keeps its own)
         self.unlinked = (self.unlinked - mentioned) | {c for c in mentioned if B.nodes[c].get("type") in UNLINKED_TYPES}
         postings = [sorted((col[c], _salience(B, p, c)) for c in B.successors(p)) for p in new]
@@ -173,12 +170,36 @@ class LinkIndex:
         delta = LinkDelta()
         touched = sorted({j for r in rows for j in r})
         delta.paper_counts = {self.concepts[j]: int(df[j]) for j in touched}
+        self._flag_generic(B, len(new), delta.paper_counts, set(added))
         delta.links, delta.removed = self._link_new(X, df, n_old, min_shared=min_shared, min_weight=min_weight,
                                                     max_df=max_df, topic_papers=topic_papers)  # fmt: skip
         generic = {col[c] for c in self.generic}
         self._cooccur(X[:n_old].tocsc(), [[j for j in r if j not in generic] for r in rows], c_old,
                       min_cooccurrence, delta)  # fmt: skip
         return delta
+
+    def _flag_generic(self, B: nx.DiGraph, n_new: int, paper_counts: dict[str, int], added: set[str]) -> None:
+        """Whether each concept the new papers of ``B`` mention is generic, as a full run would decide.
+
+        A known concept that the new papers spell specifically (an acronym) stops being generic; one
+        they do not spell so does not become generic for that.
+        Whether a common word is seldom a concept (:meth:`~kg.normalise.specificity.GenericTerms.
+        rarely_a_term`) is decided on the papers of the whole index, not on the new ones alone.
+        """
+        terms = generic_terms()
+        n_papers = len(self.papers)
+        for c, count in paper_counts.items():
+            d = B.nodes[c]
+            forms = [d.get("name") or "", *d.get("aliases", [])]
+            # (B flagged it on its own papers: take back what their counts alone decided)
+            rare_in_b = terms.rarely_a_term(d["key"], forms, run_df=B.in_degree(c), run_docs=n_new)
+            flag = terms.is_generic(d["key"], forms) if rare_in_b else bool(d.get("generic"))
+            if (flag and (c in added or c in self.generic)) or terms.rarely_a_term(
+                d["key"], forms, run_df=count, run_docs=n_papers
+            ):
+                self.generic.add(c)
+            else:
+                self.generic.discard(c)
 
     def _link_new(
         self, X: sp.csr_matrix, df: np.ndarray, n_old: int, *, min_shared: int, min_weight: float, max_df: float,

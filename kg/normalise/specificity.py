@@ -206,6 +206,11 @@ class GenericTerms:
     vague_heads: frozenset[str] = frozenset()
     #: Endings of adjectives ("-al", "-ic", "-ive"): "hierarchical", "probabilistic", "generative".
     adjective_suffixes: tuple[str, ...] = ()
+    #: A one-word concept is generic when fewer of the run's papers have it as a concept than this
+    #: share of those expected to have its word at all (:meth:`rarely_a_term`)...
+    min_termhood: float = 0.0
+    #: ... where the run is expected to have its word in this many papers at least.
+    termhood_support: float = math.inf
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -255,6 +260,33 @@ class GenericTerms:
             return True  # "training-free framework", "LLM-based framework", "data-driven approaches"
         return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
 
+    def rarely_a_term(self, key: str, forms: Iterable[str], *, run_df: int, run_docs: int,
+                      ref: ReferenceDF | None = None) -> bool:  # fmt: skip
+        """Whether a one-word concept is a common word that the run seldom makes a concept of alone.
+
+        The word's share of the reference abstracts (``ref``, pooled) says in how many of the run's
+        ``run_docs`` papers it is expected at all; a research concept is a concept in a good part of
+        them ("hallucination": 485 of the 4,007 arXiv ML abstracts with the word, 12%), a common word
+        in few: "human" in 224 of 27,293 (0.8%), from "human models", "Humans" and "human
+        strategies" cut down to it. Acronyms and gazetteer names never are ("PRISM", "BERT").
+
+        >>> ref = ReferenceDF(("a",), (1000,), {"human": (200,), "hallucination": (30,)})
+        >>> g = GenericTerms(frozenset(), min_termhood=0.02, termhood_support=20)
+        >>> g.rarely_a_term("human", ["humans"], run_df=3, run_docs=1000, ref=ref)  # 3 of 200 expected
+        True
+        >>> g.rarely_a_term("hallucination", ["hallucinations"], run_df=3, run_docs=1000, ref=ref)
+        False
+        >>> g.rarely_a_term("human", ["humans"], run_df=1, run_docs=50, ref=ref)  # 10 expected: too few to tell
+        False
+        >>> g.rarely_a_term("human", ["HUMAN-X"], run_df=3, run_docs=1000, ref=ref)
+        False
+        """
+        if " " in key or key in self.known or any(map(writes_acronym, forms)):
+            return False
+        ref = ref or reference_df()
+        expected = run_docs * ref.df(key) / ref.n_docs
+        return expected >= self.termhood_support and run_df < self.min_termhood * expected
+
     def _qualifier(self, rest: list[str], name: str) -> bool:
         """Whether ``rest``, the words before a key's head, are one adjective ("hierarchical") or,
         in the ``name`` (its first word), one compound adjective ("end-to-end", "two-stage")."""
@@ -294,12 +326,14 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         adverbial = [str(w) for w in conf.get("adverbial_heads", [])]
         vague = [str(w) for w in conf.get("vague_heads", [])]
         suffixes = tuple(str(w) for w in conf.get("adjective_suffixes", []))
+        min_termhood = float(conf.get("min_termhood", 0.0))
+        support = float(conf.get("termhood_support", math.inf))
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
             f", property_words, prefix_words, adjectives, adjective_ends, fields, places, practices,"
             f" organisations, genres, idioms, adjectives_alone, compound_ends, adverbial_heads, vague_heads and"
-            f" adjective_suffixes ({exc})"
+            f" adjective_suffixes, and numbers min_termhood and termhood_support ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -314,7 +348,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in fields),
                         frozenset(norm.surface(w) for w in compound_ends),
                         frozenset(norm.surface(w) for w in adverbial),
-                        frozenset(norm.surface(w) for w in vague), suffixes)  # fmt: skip
+                        frozenset(norm.surface(w) for w in vague), suffixes, min_termhood, support)  # fmt: skip
 
 
 @lru_cache(maxsize=1)

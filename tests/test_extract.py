@@ -189,6 +189,19 @@ def test_types_and_roles_from_real_sentences(nlp):
     assert ms["Parsing"].role == "mentions"
 
 
+def test_a_name_that_opens_the_title_is_the_papers_own(nlp):
+    papers = [
+        Paper("a", "PRISM: Efficient Long-Range Reasoning With Short-Context LLMs",
+              "PRISM processes information as a stream of chunks."),
+        Paper("b", "Federated Learning: Challenges and Opportunities", "Federated learning trains models on devices."),
+        Paper("c", "", "PRISM: we check the models with PRISM."),
+    ]  # fmt: skip
+    a, b, c = (x.mentions for x in extract(papers, nlp=nlp))
+    assert [m.role for m in a if m.text == "PRISM" and m.field == "title"] == ["proposes"]
+    assert all(m.role != "proposes" for m in b)  # a field, not a name
+    assert all(m.role != "proposes" for m in c)  # no title: an abstract that opens with a name
+
+
 def test_generic_mentions_and_determiners(nlp):
     text = "Our approach uses the attention mechanism of a novel model."
     ms = _annotated(nlp, text, [("Method", "Our approach"), ("Method", "the attention mechanism"),

@@ -214,11 +214,12 @@ def concept_scores(G: nx.DiGraph) -> None:
     """Set ``specificity`` and ``generic`` on every concept node of ``G``, in place.
 
     ``specificity`` pools the concept's papers in ``G`` with the reference corpora
-    (:func:`kg.normalise.specificity.specificity`); ``generic`` marks concepts made only of
-    general academic words (:class:`kg.normalise.specificity.GenericTerms`) and one-word concepts
-    that are common words the run seldom makes a concept of alone ("human": :meth:`~kg.normalise.
-    specificity.GenericTerms.rarely_a_term`), which stay in the graph but do not link papers, name
-    communities or fill top lists.
+    (:func:`kg.normalise.specificity.specificity`); ``generic`` marks concepts that name no
+    research concept of their own, which stay in the graph but do not link papers, name
+    communities or fill top lists: concepts made only of general academic words
+    (:func:`worded_generic`), and those that the run's counts show to be common words it seldom
+    makes a concept of alone ("human") or names that many papers each give their own thing
+    ("PRISM"; :func:`counted_generic`).
 
     >>> G = nx.DiGraph()
     >>> G.add_node("concept:downstream task", kind="Concept", key="downstream task", name="downstream tasks",
@@ -226,6 +227,21 @@ def concept_scores(G: nx.DiGraph) -> None:
     >>> concept_scores(G)
     >>> G.nodes["concept:downstream task"]["generic"]
     True
+    """
+    n_papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "Paper")
+    introduced = introductions(G)
+    for n, d in G.nodes(data=True):
+        if d.get("kind") == "Concept":
+            run_df = min(d.get("paper_count") or 0, n_papers)
+            d["specificity"] = round(specificity(d["key"], run_df=run_df, run_docs=n_papers), 4)
+            d["generic"] = worded_generic(G, n) or counted_generic(
+                d, run_df=run_df, run_docs=n_papers, introduced=introduced[n]
+            )
+
+
+def worded_generic(G: nx.DiGraph, n: str) -> bool:
+    """Whether the words of concept ``n`` and its spellings make it generic
+    (:meth:`kg.normalise.specificity.GenericTerms.is_generic`).
 
     An acronym names a concept of general words ("Deep Learning Models (DLMs)") when one paper
     in :data:`ACRONYM_SHARE` at least writes it so (the text of its ``MENTIONS``): on the arXiv ML
@@ -233,21 +249,39 @@ def concept_scores(G: nx.DiGraph) -> None:
     "pre-trained models (PTMs)" "pretrained model" (1,907), from being generic.
     """
     generic = generic_terms()
-    n_papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "Paper")
-    for n, d in G.nodes(data=True):
-        if d.get("kind") == "Concept":
-            run_df = min(d.get("paper_count") or 0, n_papers)
-            d["specificity"] = round(specificity(d["key"], run_df=run_df, run_docs=n_papers), 4)
-            forms = [d.get("name") or "", *d.get("aliases", [])]
-            flag = generic.is_generic(d["key"], forms) or generic.rarely_a_term(
-                d["key"], forms, run_df=run_df, run_docs=n_papers
-            )
-            if not flag:
-                plain = [f for f in forms if not writes_acronym(f)]
-                if len(plain) < len(forms) and generic.is_generic(d["key"], plain):
-                    texts = [t for _, _, t in G.in_edges(n, data="text") if t is not None]
-                    flag = ACRONYM_SHARE * sum(map(writes_acronym, texts)) < len(texts)
-            d["generic"] = flag
+    d = G.nodes[n]
+    forms = [d.get("name") or "", *d.get("aliases", [])]
+    if generic.is_generic(d["key"], forms):
+        return True
+    plain = [f for f in forms if not writes_acronym(f)]
+    if len(plain) < len(forms) and generic.is_generic(d["key"], plain):
+        texts = [t for _, _, t in G.in_edges(n, data="text") if t is not None]
+        return ACRONYM_SHARE * sum(map(writes_acronym, texts)) < len(texts)
+    return False
+
+
+def counted_generic(d: dict[str, Any], *, run_df: int, run_docs: int, introduced: int) -> bool:
+    """Whether a concept (its node's attributes ``d``) is generic by the run's counts: a common word
+    that few of the ``run_docs`` papers with it make a concept of alone (``run_df`` do), or a name
+    that many of its papers each introduce (``introduced`` do; :func:`introductions`)."""
+    generic = generic_terms()
+    forms = [d.get("name") or "", *d.get("aliases", [])]
+    return generic.rarely_a_term(d["key"], forms, run_df=run_df, run_docs=run_docs) or generic.reused_name(
+        forms[0], introduced=introduced, papers=run_df
+    )
+
+
+def introductions(G: nx.DiGraph) -> Counter[str]:
+    """Concept node -> how many papers introduce it: their ``MENTIONS`` of it propose it (a paper
+    whose title opens with a name, "PRISM: Efficient Long-Range Reasoning...", proposes it).
+
+    >>> G = nx.DiGraph()
+    >>> G.add_edge("paper:a", "concept:prism", rel="MENTIONS", role="proposes")
+    >>> G.add_edge("paper:b", "concept:prism", rel="MENTIONS", role="uses")
+    >>> introductions(G)
+    Counter({'concept:prism': 1})
+    """
+    return Counter(v for _, v, d in G.edges(data=True) if d.get("rel") == "MENTIONS" and d.get("role") == "proposes")
 
 
 def _first_sentence_end(text: str) -> int:

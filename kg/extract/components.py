@@ -546,6 +546,8 @@ class Roles:
         return words, any(phrase[0] in present and _contains(words, phrase) for phrase in self.self_ref)
 
     def _role(self, span: Span, sent_start: int, words: list[str], self_ref: bool) -> str:
+        if _names_the_paper(span):
+            return "proposes"
         i = span.start - sent_start
         left = words[max(0, i - self.window) : i]
         if (left[-3:] and self.novelty & set(left[-3:])) or (left and left[-1] in self.possessive):
@@ -559,6 +561,18 @@ class Roles:
         if self.use & set(left):
             return "uses"
         return "mentions"
+
+
+def _names_the_paper(span: Span) -> bool:
+    """A name that opens the paper's title before a colon is the paper's own: "PRISM: Efficient
+    Long-Range Reasoning With Short-Context LLMs", "Mamba: Linear-Time Sequence Modeling". One word
+    with a capital: "Federated Learning: Challenges and Opportunities" names a field."""
+    doc = span.doc
+    if span.start != 0 or span.end >= len(doc) or doc[span.end].text != ":":
+        return False
+    if not (Doc.has_extension("title") and doc._.title):
+        return False  # ("Background: ..." opens an abstract)
+    return " " not in span.text and span.text != span.text.lower()
 
 
 def _contains(words: list[str], phrase: tuple[str, ...]) -> bool:

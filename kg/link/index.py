@@ -31,9 +31,9 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from kg.build.graph import counted_generic, introductions, worded_generic
 from kg.link.papers import UNLINKED_TYPES, concept_weights
 from kg.link.papers import linkable as papers_linkable
-from kg.normalise.specificity import generic_terms
 
 
 @dataclass
@@ -56,7 +56,8 @@ class LinkIndex:
 
     def __init__(self, papers: list[str], concepts: list[str], indptr: np.ndarray, indices: np.ndarray,
                  topk: np.ndarray, nbr: np.ndarray, salience: np.ndarray | None = None,
-                 generic: set[str] | None = None, unlinked: set[str] | None = None) -> None:  # fmt: skip
+                 generic: set[str] | None = None, unlinked: set[str] | None = None,
+                 introduced: dict[str, int] | None = None) -> None:  # fmt: skip
         self.papers = papers
         self.concepts = concepts
         self.indptr = indptr.astype(np.int64)
@@ -67,6 +68,8 @@ class LinkIndex:
         self.generic = set(generic or ())
         #: Concepts of a type that links no papers (metrics, ``UNLINKED_TYPES``), which co-occur.
         self.unlinked = set(unlinked or ())
+        #: Concept -> papers that introduce it (:func:`kg.build.graph.introductions`), where any do.
+        self.introduced = dict(introduced or {})
         #: ``topk[i]``: paper i's ``top_k`` strongest link weights, descending (ties: the other
         #: paper's id ascending), padded with -inf; ``nbr[i]``: those papers' rows, padded with -1.
         self.topk = topk
@@ -110,7 +113,8 @@ class LinkIndex:
         nbr[ends[kept], place[kept]] = others[kept]
         generic = {c for c in concepts if G.nodes[c].get("generic")}
         unlinked = {c for c in concepts if G.nodes[c].get("type") in UNLINKED_TYPES}
-        return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic, unlinked)
+        return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic, unlinked,
+                   dict(introductions(G)))  # fmt: skip
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -125,7 +129,7 @@ class LinkIndex:
         np.savez(arrays, indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
                  salience=self.salience)  # fmt: skip
         nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic),
-                 "unlinked": sorted(self.unlinked)}  # fmt: skip
+                 "unlinked": sorted(self.unlinked), "introduced": self.introduced}  # fmt: skip
         return {"index.npz": arrays.getvalue(), "nodes.json": json.dumps(nodes, ensure_ascii=False).encode()}
 
     @classmethod
@@ -133,7 +137,8 @@ class LinkIndex:
         arrays = np.load(folder / "index.npz")
         nodes = json.loads((folder / "nodes.json").read_text(encoding="utf-8"))
         return cls(nodes["papers"], nodes["concepts"], arrays["indptr"], arrays["indices"], arrays["topk"],
-                   arrays["nbr"], arrays["salience"], set(nodes["generic"]), set(nodes["unlinked"]))  # fmt: skip
+                   arrays["nbr"], arrays["salience"], set(nodes["generic"]), set(nodes["unlinked"]),
+                   nodes.get("introduced"))  # fmt: skip
 
     # -- adding papers ---------------------------------------------------------------------
 
@@ -181,22 +186,22 @@ class LinkIndex:
     def _flag_generic(self, B: nx.DiGraph, n_new: int, paper_counts: dict[str, int], added: set[str]) -> None:
         """Whether each concept the new papers of ``B`` mention is generic, as a full run would decide.
 
-        A known concept that the new papers spell specifically (an acronym) stops being generic; one
-        they do not spell so does not become generic for that.
-        Whether a common word is seldom a concept (:meth:`~kg.normalise.specificity.GenericTerms.
-        rarely_a_term`) is decided on the papers of the whole index, not on the new ones alone.
+        What the words and spellings say (:func:`kg.build.graph.worded_generic`) comes from ``B``'s
+        flags: a known concept that the new papers spell specifically (an acronym) stops being
+        generic, one they do not spell so does not become generic for that. What the counts say
+        (:func:`kg.build.graph.counted_generic`) is decided on the papers of the whole index.
         """
-        terms = generic_terms()
+        introduced = introductions(B)
+        for c, n in introduced.items():
+            self.introduced[c] = self.introduced.get(c, 0) + n
         n_papers = len(self.papers)
         for c, count in paper_counts.items():
             d = B.nodes[c]
-            forms = [d.get("name") or "", *d.get("aliases", [])]
-            # (B flagged it on its own papers: take back what their counts alone decided)
-            rare_in_b = terms.rarely_a_term(d["key"], forms, run_df=B.in_degree(c), run_docs=n_new)
-            flag = terms.is_generic(d["key"], forms) if rare_in_b else bool(d.get("generic"))
-            if (flag and (c in added or c in self.generic)) or terms.rarely_a_term(
-                d["key"], forms, run_df=count, run_docs=n_papers
-            ):
+            # (where B's own counts flagged it, its words are asked again)
+            alone = counted_generic(d, run_df=B.in_degree(c), run_docs=n_new, introduced=introduced[c])
+            worded = worded_generic(B, c) if alone else bool(d.get("generic"))
+            counted = counted_generic(d, run_df=count, run_docs=n_papers, introduced=self.introduced.get(c, 0))
+            if (worded and (c in added or c in self.generic)) or counted:
                 self.generic.add(c)
             else:
                 self.generic.discard(c)

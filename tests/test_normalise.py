@@ -728,6 +728,12 @@ def test_a_modifier_cut_from_its_head_is_no_name():
     assert keys["b"] == ["massive", "human annotated dataset"]
     assert keys["c"] == ["human annotated", "out of distribution", "out of distribution dataset"]
     assert keys["d"] == ["on device model", "on device"]
+    # no name ends in an adjective alone: "visual autoregressive models" (VAR) are no "visual autoregressive"
+    keys, _, _ = _run(
+        _paper("g", "Visual Autoregressive. Visual autoregressive models.", ("Visual Autoregressive",
+               "visual autoregressive"), ("Visual autoregressive models", "visual autoregressive model")),
+    )  # fmt: skip
+    assert keys["g"] == ["visual autoregressive", "visual autoregressive model"]
     keys, _, _ = _run(
         _paper("f", "An on-policy self-distillation method; on-policy self-distillation.",
                ("on-policy self-distillation method", "on policy self distillation method"),

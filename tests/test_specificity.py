@@ -170,6 +170,13 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("autoregressive", ["autoregressive", "Autoregressive approaches", "AR"]),
         ("robust", ["Robust"]),
         ("hybrid", ["hybrids"]),
+        # adjectives only, cut from what they qualified (arXiv ML: "unified multi-modal" 201 papers,
+        # "large-scale multimodal" 107, a Dataset of "large-scale multimodal datasets")
+        ("unified multi modal", ["unified multi-modal"]),
+        ("large scale multimodal", ["large-scale multimodal"]),
+        ("medical multimodal", ["medical multimodal"]),
+        ("real world clinical", ["real-world clinical"]),
+        ("visual autoregressive", ["visual autoregressive"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):
@@ -254,6 +261,11 @@ def test_general_academic_phrasings_are_generic(key, forms):
         ("training stability", ["training stability"]),
         ("optimal transport", ["optimal transport"]),
         ("optimal control", ["optimal control"]),
+        # adjectives that end in a noun: a setting, a class of models
+        ("open world", ["open-world"]),
+        ("real world traffic", ["real-world traffic"]),
+        ("visual autoregressive model", ["visual autoregressive models"]),
+        ("multimodal large language model", ["multimodal large language models"]),
     ],
 )
 def test_research_concepts_are_not_generic_however_common(key, forms):

@@ -196,6 +196,9 @@ class GenericTerms:
     #: ("survey"), phrases of prose ("lens", "vice versa") and adjectives alone ("autoregressive"):
     #: generic however written.
     fields: frozenset[str] = frozenset()
+    #: Adjectives that name nothing alone ("autoregressive", "multimodal", "clinical"; in ``fields`` too):
+    #: a key that ends in one qualifies what was cut from it.
+    adjectives_alone: frozenset[str] = frozenset()
     #: Ends of compound adjectives that qualify and name nothing ("end", "specific"; "-based" and the
     #: others of ``property_words`` count too): a concept named by such a compound is an adjective alone.
     compound_ends: frozenset[str] = frozenset()
@@ -246,6 +249,8 @@ class GenericTerms:
         words = key.split()
         if not words or key in self.known:
             return False
+        if len(words) > 1 and self.adjective_phrase(words):
+            return True  # "large-scale multimodal", "real-world clinical"
         if len(words) > 1 and words[-1] in self.adverbial_heads:
             return True  # "end-to-end manner", "self-supervised fashion"
         forms = list(forms)  # (read more than once below)
@@ -312,6 +317,30 @@ class GenericTerms:
             return False
         return introduced >= self.reuse_min and introduced >= self.reuse_share * papers
 
+    def adjective_phrase(self, words: list[str]) -> bool:
+        """Whether ``words`` (of a key) are adjectives only, the last one an adjective alone: what they
+        qualified was cut away ("large-scale multimodal datasets" -> "large scale multimodal", 107
+        arXiv ML papers; "medical multimodal", "visual autoregressive", "unified multi-modal").
+        A prefix joins the word after it.
+
+        >>> g = GenericTerms(frozenset(), modifiers=frozenset({"large", "scale", "real", "world", "unified"}),
+        ...                  adjectives_alone=frozenset({"multimodal", "clinical", "open"}),
+        ...                  prefix_words=frozenset({"multi"}))
+        >>> g.adjective_phrase("large scale multimodal".split()), g.adjective_phrase("unified multi modal".split())
+        (True, True)
+        >>> g.adjective_phrase("open world".split()), g.adjective_phrase("real world traffic".split())
+        (False, False)
+        """
+        joined: list[str] = []
+        for w in words:
+            if joined and joined[-1] in self.prefix_words:
+                joined[-1] += w
+            else:
+                joined.append(w)
+        *before, last = joined
+        qualifiers = self.modifiers | self.adjectives | self.adjectives_alone
+        return last in self.adjectives_alone and all(w in qualifiers for w in before)
+
     def _qualifier(self, rest: list[str], name: str) -> bool:
         """Whether ``rest``, the words before a key's head, are one adjective ("hierarchical") or,
         in the ``name`` (its first word), one compound adjective ("end-to-end", "two-stage")."""
@@ -347,6 +376,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
         whole = ("fields", "places", "practices", "organisations", "genres", "idioms", "adjectives_alone")
         fields = [str(w) for name in whole for w in conf.get(name, [])]
+        alone = [str(w) for w in conf.get("adjectives_alone", [])]
         compound_ends = [str(w) for w in conf.get("compound_ends", [])]
         adverbial = [str(w) for w in conf.get("adverbial_heads", [])]
         vague = [str(w) for w in conf.get("vague_heads", [])]
@@ -373,6 +403,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in adjectives),
                         frozenset(norm.surface(w) for w in [*adjectives, *adjective_ends]),
                         frozenset(norm.surface(w) for w in fields),
+                        frozenset(norm.surface(w) for w in alone),
                         frozenset(norm.surface(w) for w in compound_ends),
                         frozenset(norm.surface(w) for w in adverbial),
                         frozenset(norm.surface(w) for w in vague), suffixes, min_termhood, support,

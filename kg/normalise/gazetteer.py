@@ -33,7 +33,7 @@ techniques, mined datasets, methods, tasks).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,10 +66,21 @@ class Gazetteer:
     ('Method', 'Method', 'Method')
     >>> g.type_of("llama guard"), g.type_of("gpt 4 outputs")
     (None, None)
+
+    A known name of several words is known closed up too, as a run may key it ("Video-MME", "VideoMME"):
+
+    >>> g.type_of("video mme"), g.type_of("videomme")
+    ('Dataset', 'Dataset')
     """
 
     types: dict[str, str]
     families: frozenset[str] = frozenset()
+    #: Known keys of two words or more with their spaces removed -> their type ("videomme").
+    _closed: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        closed = {k.replace(" ", ""): t for k, t in sorted(self.types.items()) if " " in k}
+        object.__setattr__(self, "_closed", closed)
 
     @property
     def keys(self) -> frozenset[str]:
@@ -102,6 +113,8 @@ class Gazetteer:
         """
         versioned = bool(self.families) and self._versioned(key)
         kind = self.types.get(key)
+        if kind is None and " " not in key:  # a run that writes "VideoMME" more than "Video-MME"
+            kind = self._closed.get(key)
         if kind is None and versioned:
             kind = "Method"
         return kind, key in self.families or versioned

@@ -330,46 +330,53 @@ def _named(pid, title, abstract, name, role):
 
 
 def test_a_name_that_many_papers_each_give_their_own_thing_links_none():
-    # arXiv ML: 84 of the 116 papers with PRISM propose one of their own, and were linked through it
+    # arXiv ML: 67 of the 116 papers with PRISM open their title with a PRISM of their own, and were
+    # linked through it
     written = [
         _named("a", "PRISM: Efficient Long-Range Reasoning With Short-Context LLMs",
                "PRISM processes information as a stream of chunks.", "PRISM", "uses"),
         _named("b", "PRISM: A Methodology for Auditing Biases in Large Language Models",
                "We propose PRISM, a methodology for auditing biases.", "PRISM", "proposes"),
-        _named("c", "Distributed Inference for Foundation Models at Edge",
+        _named("c", "PRISM: Distributed Inference for Foundation Models at Edge",
                "We present PRISM, a communication-efficient inference strategy.", "PRISM", "proposes"),
         _named("d", "Property Specification for Probabilistic RoboChart Models",
                "The models are checked with PRISM.", "PRISM", "uses"),
-        # CLIP: proposed once, used by the others
-        _named("e", "Learning Transferable Visual Models", "We propose CLIP, trained on image-text pairs.",
+        # CLIP: one paper's, used by the others
+        _named("e", "CLIP: Learning Transferable Visual Models", "We propose CLIP, trained on image-text pairs.",
                "CLIP", "proposes"),
         *(_named(f"f{i}", f"Zero-shot study {i}", "We fine-tune CLIP for retrieval.", "CLIP", "uses")
           for i in range(4)),
+        # a language that papers propose a corpus of ("a new Turkish corpus") is no name of theirs
+        *(_named(f"t{i}", f"A corpus {i}", "We present a new Turkish corpus.", "Turkish", "proposes")
+          for i in range(4)),
     ]  # fmt: skip
     B = build_graph([p for p, _ in written], [x for _, x in written])
-    assert B.nodes["concept:prism"]["generic"]  # 3 of its 4 papers introduce one (2 by title)
+    assert B.nodes["concept:prism"]["generic"]  # 3 of its 4 papers open their title with it
+    assert B.edges["paper:b", "concept:prism"]["field"] == "title"  # (the evidence of a paper's own name)
     assert not B.nodes["concept:clip"]["generic"]  # 1 of 5
+    assert not B.nodes["concept:turkish"]["generic"]
     P = link_papers(B, max_df=1.0)
     assert not P.has_edge("paper:a", "paper:b") and not P.has_edge("paper:b", "paper:d")
-    assert P.has_edge("paper:e", "paper:f0")
+    assert P.has_edge("paper:e", "paper:f0") and P.has_edge("paper:t0", "paper:t1")
 
 
 def test_an_update_counts_the_papers_that_introduce_a_name_over_the_whole_index(tmp_path):
-    def graph(roles):
-        written = [_named(pid, f"Paper {pid}", f"Here PRISM is {pid}.", "PRISM", role) for pid, role in roles.items()]
+    def graph(titles):
+        written = [_named(pid, title, f"Here PRISM is {pid}.", "PRISM", "uses") for pid, title in titles.items()]
         return build_graph([p for p, _ in written], [x for _, x in written])
 
-    old = graph({"a": "proposes", "b": "uses", "c": "uses", "d": "uses"})
+    old_titles = {"a": "PRISM: One", "b": "On b", "c": "On c", "d": "On d", "g": "On g", "h": "On h",
+                  "i": "On i", "j": "On j"}  # fmt: skip
+    old = graph(old_titles)
     index = LinkIndex.from_graph(knowledge_graph(old, link_papers(old, max_df=1.0), cooccurrence(old)), top_k=5)
-    assert "concept:prism" not in index.generic  # 1 of 4 papers introduces it
+    assert "concept:prism" not in index.generic  # 1 of 8 papers introduces it
     index.save(tmp_path)
     index = LinkIndex.load(tmp_path)
-    new = graph({"e": "proposes", "f": "proposes"})
+    new = graph({"e": "PRISM: Two", "f": "PRISM: Three"})
     assert not new.nodes["concept:prism"]["generic"]  # 2 alone: too few to tell
     index.add(new, max_df=1.0)
-    assert "concept:prism" in index.generic  # 3 of 6
-    assert graph({"a": "proposes", "b": "uses", "c": "uses", "d": "uses", "e": "proposes", "f": "proposes"}).nodes[
-        "concept:prism"]["generic"]  # as a full run finds  # fmt: skip
+    assert "concept:prism" in index.generic  # 3 of 10
+    assert graph({**old_titles, "e": "PRISM: Two", "f": "PRISM: Three"}).nodes["concept:prism"]["generic"]  # as in full
 
 
 def test_salience_ranks_a_proposed_title_concept_over_a_passing_mention():

@@ -148,8 +148,8 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             seen = best.get(m.concept)
             if seen is None:
                 best[m.concept] = (m, 1)
-            elif ROLE_STRENGTH[m.role] > ROLE_STRENGTH[seen[0].role]:
-                best[m.concept] = (m, seen[1] + 1)
+            elif ROLE_STRENGTH[m.role] > ROLE_STRENGTH[seen[0].role] or (m.role == seen[0].role and _opens_title(m)):
+                best[m.concept] = (m, seen[1] + 1)  # (the title that names a paper's own work is its evidence)
             else:
                 best[m.concept] = (seen[0], seen[1] + 1)
         # One string per sentence and per role and field name: a paper's mentions carry each
@@ -272,16 +272,24 @@ def counted_generic(d: dict[str, Any], *, run_df: int, run_docs: int, introduced
 
 
 def introductions(G: nx.DiGraph) -> Counter[str]:
-    """Concept node -> how many papers introduce it: their ``MENTIONS`` of it propose it (a paper
-    whose title opens with a name, "PRISM: Efficient Long-Range Reasoning...", proposes it).
+    """Concept node -> how many papers introduce it: open their title with it, as a name of their
+    own ("PRISM: Efficient Long-Range Reasoning With Short-Context LLMs"; a ``MENTIONS`` edge that
+    proposes it from the title's start).
 
     >>> G = nx.DiGraph()
-    >>> G.add_edge("paper:a", "concept:prism", rel="MENTIONS", role="proposes")
-    >>> G.add_edge("paper:b", "concept:prism", rel="MENTIONS", role="uses")
+    >>> G.add_edge("paper:a", "concept:prism", rel="MENTIONS", role="proposes", field="title", start=0)
+    >>> G.add_edge("paper:b", "concept:prism", rel="MENTIONS", role="proposes", field="abstract", start=9)
     >>> introductions(G)
     Counter({'concept:prism': 1})
     """
-    return Counter(v for _, v, d in G.edges(data=True) if d.get("rel") == "MENTIONS" and d.get("role") == "proposes")
+    return Counter(v for _, v, d in G.edges(data=True) if d.get("rel") == "MENTIONS" and _opens_title(d))
+
+
+def _opens_title(m: Mention | dict[str, Any]) -> bool:
+    """Whether a mention (or a ``MENTIONS`` edge's attributes) proposes its concept from the title's start."""
+    if isinstance(m, Mention):
+        return m.role == "proposes" and m.field == "title" and m.start == 0
+    return m.get("role") == "proposes" and m.get("field") == "title" and m.get("start") == 0
 
 
 def _first_sentence_end(text: str) -> int:

@@ -299,15 +299,13 @@ class GenericTerms:
     def reused_name(self, name: str, *, introduced: int, papers: int) -> bool:
         """Whether ``name`` is one that many papers each give their own thing.
 
-        ``introduced`` of the concept's ``papers`` introduce it: they propose it, or their title
-        opens with it ("PRISM: Efficient Long-Range Reasoning..."). A name that many of its papers
-        introduce names no one thing: on the arXiv ML corpus 84 of the 116 papers with PRISM
-        propose one of their own (a model checker, a benchmark, a clinical model...), and they
-        were all linked through it. A method that others use is introduced by few of its papers
-        (CLIP: 39 of 1,351, MoE: 71 of 615).
+        ``introduced`` of the concept's ``papers`` open their title with it, as the name of their own
+        work ("PRISM: Efficient Long-Range Reasoning..."). A name that many of its papers introduce
+        names no one thing: on the arXiv ML corpus 67 of the 116 papers with PRISM do (a model
+        checker, a benchmark, a clinical model...), and they were all linked through it.
 
-        >>> g = GenericTerms(frozenset(), reuse_min=3, reuse_share=0.3)
-        >>> g.reused_name("PRISM", introduced=84, papers=116), g.reused_name("CLIP", introduced=39, papers=1351)
+        >>> g = GenericTerms(frozenset(), reuse_min=3, reuse_share=0.25)
+        >>> g.reused_name("PRISM", introduced=67, papers=116), g.reused_name("CLIP", introduced=2, papers=1351)
         (True, False)
         >>> g.reused_name("large language model", introduced=900, papers=1000)  # no name
         False

@@ -292,9 +292,10 @@ def _many(n, mentioning, start=0):
 def test_a_common_word_the_run_seldom_makes_a_concept_alone_is_generic():
     # arXiv ML: "human" (in 18% of the reference abstracts) was a concept of 224 papers, from "human
     # models", "Humans", "human strategies" cut down to it, and carried their links
-    B = _many(1000, {"humans": 1, "reasoning": 20, "PRISM": 1, "knowledge distillation": 1})
-    assert B.nodes["concept:human"]["generic"]  # 1 paper, where 180 have the word
-    assert not B.nodes["concept:reasoning"]["generic"]  # 20 of the ~140 with the word
+    # (ACL: "HUMAN" of a title in capitals is no acronym)
+    B = _many(2000, {"humans": 2, "HUMAN": 1, "reasoning": 20, "PRISM": 1, "knowledge distillation": 1})
+    assert B.nodes["concept:human"]["generic"]  # 2 papers, where 365 have the word
+    assert not B.nodes["concept:reasoning"]["generic"]  # 20 of the ~280 with the word
     assert not B.nodes["concept:prism"]["generic"]  # an acronym names something
     assert not B.nodes["concept:knowledge distillation"]["generic"]  # (one word only)
     # 300 papers: 55 are expected to have "human" at all, too few to tell

@@ -277,7 +277,8 @@ class GenericTerms:
         ``run_docs`` papers it is expected at all; a research concept is a concept in a good part of
         them ("hallucination": 485 of the 4,007 arXiv ML abstracts with the word, 12%), a common word
         in few: "human" in 224 of 27,293 (0.8%), from "human models", "Humans" and "human
-        strategies" cut down to it. Acronyms and gazetteer names never are ("PRISM", "BERT").
+        strategies" cut down to it. Concepts named by an acronym (the first of ``forms``) and
+        gazetteer names never are ("PRISM", "BERT").
 
         >>> ref = ReferenceDF(("a",), (1000,), {"human": (200,), "hallucination": (30,)})
         >>> g = GenericTerms(frozenset(), min_termhood=0.02, termhood_support=20)
@@ -287,10 +288,13 @@ class GenericTerms:
         False
         >>> g.rarely_a_term("human", ["humans"], run_df=1, run_docs=50, ref=ref)  # 10 expected: too few to tell
         False
-        >>> g.rarely_a_term("human", ["HUMAN-X"], run_df=3, run_docs=1000, ref=ref)
+        >>> g.rarely_a_term("human", ["HUMAN"], run_df=3, run_docs=1000, ref=ref)
         False
+        >>> g.rarely_a_term("human", ["human", "HUMAN", "human (HT)"], run_df=3, run_docs=1000, ref=ref)
+        True
         """
-        if " " in key or key in self.known or any(map(writes_acronym, forms)):
+        name = next(iter(forms), "")  # (its name, not any alias: "HUMAN" of a title in capitals)
+        if " " in key or key in self.known or writes_acronym(name):
             return False
         ref = ref or reference_df()
         expected = run_docs * ref.df(key) / ref.n_docs

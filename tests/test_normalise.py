@@ -459,6 +459,20 @@ def test_run_folds_compounds_to_one_key():
     assert rules["compound folded"] == 4
 
 
+def test_a_letter_glued_on_a_name_makes_no_common_word():
+    # arXiv ML: the benchmark MultiPL-E ("multipl e") had taken "multiple datasets", "multiple
+    # models" and 20 other "multiple ..." of 33 papers, as a known name they were cut down to
+    keys, _, _ = _run(
+        _paper("a", "We evaluate on MultiPL-E and HumanEval.", ("MultiPL-E", "multipl e")),
+        _paper("b", "Results on multiple datasets and multiple models.", ("multiple datasets", "multiple dataset"),
+               ("multiple models", "multiple model")),
+        _paper("c", "We plot t-SNE and tSNE maps.", ("t-SNE", "t sne"), ("tSNE", "tsne")),
+        known=frozenset({"multipl e"}),
+    )  # fmt: skip
+    assert keys["a"] == ["multipl e"] and keys["b"] == ["multiple dataset", "multiple model"]
+    assert len(set(keys["c"])) == 1  # (a letter of a name that makes no word still folds)
+
+
 def test_an_aside_in_brackets_does_not_make_a_word_a_name():
     # 2,000 arXiv abstracts: "synthetic (TRIP-PD)", keyed "synthetic", made "synthetic" a name
     # of the run, and every "synthetic dataset" and "synthetic benchmark" became "synthetic"

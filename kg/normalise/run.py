@@ -24,7 +24,8 @@ Seven rules, each a table built from the whole run and applied with dict lookups
   elsewhere, a long form is itself ("medical question answering" is a task, as well as what
   four abstracts define MedQA by).
 - compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
-  "data-set"); the key is the most frequent form, then the closed one.
+  "data-set"); the key is the most frequent form, then the closed one. A letter glued on that
+  makes a common word does not fold ("multipl e", MultiPL-E, is no "multiple").
 - numbers that a name decides: a key whose last word keeps its plural ("chain of thoughts",
   the object of "of"; "WordNets", a name ending in s) and the same key without the s are one
   concept, keyed as the run writes it more often ("chain of thought", "mixture of experts",
@@ -70,7 +71,7 @@ from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters, singular
 from kg.normalise.keys import Normaliser, repeats_words, written_as_name
-from kg.normalise.specificity import generic_terms
+from kg.normalise.specificity import generic_terms, reference_df
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -545,13 +546,30 @@ def number_form(key: str, named: frozenset[str] = frozenset()) -> str:
 
     >>> number_form("chain of thoughts"), number_form("wordnets", frozenset({"wordnets"})), number_form("word nets")
     ('chainofthought', 'wordnet', 'wordnets')
+
+    A key with a letter for a word keeps its spaces where its letters make a common word
+    (:data:`COMMON_WORD`): "multipl e" (MultiPL-E) is no "multiple"; "r cnn" is "rcnn".
+
+    >>> number_form("multipl e"), number_form("r cnn")
+    ('multipl e', 'rcnn')
     """
     form = key.replace(" ", "")
     words = key.split(" ")
+    if len(words) > 1 and any(len(w) == 1 and w.isalpha() for w in words) and _common_word(form):
+        return key  # "MultiPL-E" is no "multiple": a letter glued on makes a word by chance
     number = (len(words) > 2 and words[-2] == "of") or (len(words) == 1 and key in named)
     if number and form.endswith("s") and not form.endswith(("ss", "us", "is")):
         return form[:-1]
     return form
+
+
+#: A word in this share of the reference abstracts is common (:func:`number_form`).
+COMMON_WORD = 0.01
+
+
+def _common_word(word: str) -> bool:
+    ref = reference_df()
+    return ref.df(word) >= COMMON_WORD * ref.n_docs
 
 
 def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:

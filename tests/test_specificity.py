@@ -161,6 +161,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         # a kind of paper, a phrase of prose, a noun without its complement (arXiv ML: 363, 2,347,
         # 3,871 links rested on them alone)
         ("comprehensive survey", ["comprehensive survey"]),
+        ("position", ["Position"]),  # "Position: ..." titles ICML's position papers
         ("lens", ["lens"]),
         ("vice versa", ["vice versa"]),
         ("plug and play", ["plug-and-play"]),

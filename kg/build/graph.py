@@ -148,7 +148,9 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             seen = best.get(m.concept)
             if seen is None:
                 best[m.concept] = (m, 1)
-            elif ROLE_STRENGTH[m.role] > ROLE_STRENGTH[seen[0].role] or (m.role == seen[0].role and _opens_title(m)):
+            elif ROLE_STRENGTH[m.role] > ROLE_STRENGTH[seen[0].role] or (
+                m.role == seen[0].role and opens_title(m.role, m.field, m.start)
+            ):
                 best[m.concept] = (m, seen[1] + 1)  # (the title that names a paper's own work is its evidence)
             else:
                 best[m.concept] = (seen[0], seen[1] + 1)
@@ -250,7 +252,7 @@ def worded_generic(G: nx.DiGraph, n: str) -> bool:
     """
     generic = generic_terms()
     d = G.nodes[n]
-    forms = [d.get("name") or "", *d.get("aliases", [])]
+    forms = _forms(d)
     if generic.is_generic(d["key"], forms):
         return True
     plain = [f for f in forms if not writes_acronym(f)]
@@ -265,7 +267,7 @@ def counted_generic(d: dict[str, Any], *, run_df: int, run_docs: int, introduced
     that few of the ``run_docs`` papers with it make a concept of alone (``run_df`` do), or a name
     that many of its papers each introduce (``introduced`` do; :func:`introductions`)."""
     generic = generic_terms()
-    forms = [d.get("name") or "", *d.get("aliases", [])]
+    forms = _forms(d)
     return generic.rarely_a_term(d["key"], forms, run_df=run_df, run_docs=run_docs) or generic.reused_name(
         forms[0], introduced=introduced, papers=run_df
     )
@@ -282,14 +284,22 @@ def introductions(G: nx.DiGraph) -> Counter[str]:
     >>> introductions(G)
     Counter({'concept:prism': 1})
     """
-    return Counter(v for _, v, d in G.edges(data=True) if d.get("rel") == "MENTIONS" and _opens_title(d))
+    return Counter(v for _, v, d in G.edges(data=True) if d.get("rel") == "MENTIONS" and opens_title_edge(d))
 
 
-def _opens_title(m: Mention | dict[str, Any]) -> bool:
-    """Whether a mention (or a ``MENTIONS`` edge's attributes) proposes its concept from the title's start."""
-    if isinstance(m, Mention):
-        return m.role == "proposes" and m.field == "title" and m.start == 0
-    return m.get("role") == "proposes" and m.get("field") == "title" and m.get("start") == 0
+def opens_title(role: str | None, field: str | None, start: int | None) -> bool:
+    """Whether a mention proposes its concept from the title's start (a paper's own name)."""
+    return role == "proposes" and field == "title" and start == 0
+
+
+def opens_title_edge(d: dict[str, Any]) -> bool:
+    """:func:`opens_title` of a ``MENTIONS`` edge's attributes."""
+    return opens_title(d.get("role"), d.get("field"), d.get("start"))
+
+
+def _forms(d: dict[str, Any]) -> list[str]:
+    """A concept node's spellings, its name first."""
+    return [d.get("name") or "", *d.get("aliases", [])]
 
 
 def _first_sentence_end(text: str) -> int:

@@ -31,7 +31,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from kg.build.graph import counted_generic, introductions, worded_generic
+from kg.build.graph import counted_generic, introductions, opens_title_edge, worded_generic
 from kg.link.papers import UNLINKED_TYPES, concept_weights
 from kg.link.papers import linkable as papers_linkable
 
@@ -85,9 +85,11 @@ class LinkIndex:
         # one number per edge in typed arrays: tuples per edge would cost ten times the memory
         p_row, p_col, p_sal = array("q"), array("q"), array("d")
         l_u, l_v, l_w = array("q"), array("q"), array("d")
+        introduced: Counter[str] = Counter()
         for u, v, d in G.edges(data=True):
             rel = d.get("rel")
             if rel == "MENTIONS":
+                introduced[v] += opens_title_edge(d)
                 p_row.append(row[u])
                 p_col.append(col[v])
                 p_sal.append(1.0 if d.get("salience") is None else float(d["salience"]))
@@ -114,7 +116,7 @@ class LinkIndex:
         generic = {c for c in concepts if G.nodes[c].get("generic")}
         unlinked = {c for c in concepts if G.nodes[c].get("type") in UNLINKED_TYPES}
         return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic, unlinked,
-                   dict(introductions(G)))  # fmt: skip
+                   {c: n for c, n in introduced.items() if n})  # fmt: skip
 
     # -- persistence -----------------------------------------------------------------------
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from kg.config import config_path
 from kg.errors import ConfigError
 from kg.normalise.keys import Normaliser
+from kg.normalise.specificity import closed_up
 
 #: The kg concept types a gazetteer row may carry.
 TYPES = frozenset(["Method", "Technique", "Problem", "Dataset", "Metric", "Hardware"])
@@ -67,10 +68,11 @@ class Gazetteer:
     >>> g.type_of("llama guard"), g.type_of("gpt 4 outputs")
     (None, None)
 
-    A known name of several words is known closed up too, as a run may key it ("Video-MME", "VideoMME"):
+    A known name of several words is known closed up too, as a run may key it ("Video-MME", "VideoMME"),
+    as compounds fold (:func:`kg.normalise.specificity.closed_up`: "MultiPL-E" is no "multiple"):
 
-    >>> g.type_of("video mme"), g.type_of("videomme")
-    ('Dataset', 'Dataset')
+    >>> g.type_of("video mme"), g.type_of("videomme"), g.type_of("multipl e"), g.type_of("multiple")
+    ('Dataset', 'Dataset', 'Dataset', None)
     """
 
     types: dict[str, str]
@@ -79,7 +81,7 @@ class Gazetteer:
     _closed: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        closed = {k.replace(" ", ""): t for k, t in sorted(self.types.items()) if " " in k}
+        closed = {c: t for k, t in sorted(self.types.items()) if " " in k and " " not in (c := closed_up(k))}
         object.__setattr__(self, "_closed", closed)
 
     @property

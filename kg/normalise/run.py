@@ -71,7 +71,7 @@ from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters, singular
 from kg.normalise.keys import Normaliser, repeats_words, written_as_name
-from kg.normalise.specificity import generic_terms, reference_df
+from kg.normalise.specificity import closed_up, generic_terms
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -548,28 +548,19 @@ def number_form(key: str, named: frozenset[str] = frozenset()) -> str:
     ('chainofthought', 'wordnet', 'wordnets')
 
     A key with a letter for a word keeps its spaces where its letters make a common word
-    (:data:`COMMON_WORD`): "multipl e" (MultiPL-E) is no "multiple"; "r cnn" is "rcnn".
+    (:func:`kg.normalise.specificity.closed_up`): "multipl e" (MultiPL-E) is no "multiple".
 
     >>> number_form("multipl e"), number_form("r cnn")
     ('multipl e', 'rcnn')
     """
-    form = key.replace(" ", "")
+    form = closed_up(key)
+    if " " in form:
+        return form  # "MultiPL-E" is no "multiple": a letter glued on makes a word by chance
     words = key.split(" ")
-    if len(words) > 1 and any(len(w) == 1 and w.isalpha() for w in words) and _common_word(form):
-        return key  # "MultiPL-E" is no "multiple": a letter glued on makes a word by chance
     number = (len(words) > 2 and words[-2] == "of") or (len(words) == 1 and key in named)
     if number and form.endswith("s") and not form.endswith(("ss", "us", "is")):
         return form[:-1]
     return form
-
-
-#: A word in this share of the reference abstracts is common (:func:`number_form`).
-COMMON_WORD = 0.01
-
-
-def _common_word(word: str) -> bool:
-    ref = reference_df()
-    return ref.df(word) >= COMMON_WORD * ref.n_docs
 
 
 def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:

@@ -89,7 +89,8 @@ class LinkIndex:
         for u, v, d in G.edges(data=True):
             rel = d.get("rel")
             if rel == "MENTIONS":
-                introduced[v] += opens_title_edge(d)
+                if opens_title_edge(d):
+                    introduced[v] += 1
                 p_row.append(row[u])
                 p_col.append(col[v])
                 p_sal.append(1.0 if d.get("salience") is None else float(d["salience"]))
@@ -116,7 +117,7 @@ class LinkIndex:
         generic = {c for c in concepts if G.nodes[c].get("generic")}
         unlinked = {c for c in concepts if G.nodes[c].get("type") in UNLINKED_TYPES}
         return cls(papers, concepts, indptr, cols[order], topk, nbr, sal[order], generic, unlinked,
-                   {c: n for c, n in introduced.items() if n})  # fmt: skip
+                   dict(introduced))  # fmt: skip
 
     # -- persistence -----------------------------------------------------------------------
 

@@ -172,7 +172,8 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
             )
         B.nodes[node]["n_concepts"] = len(best)
         del found  # before the next paper is read
-    names = _distinct_names(in_abstracts.over(surfaces), lambda key: B.in_degree(concept_node(key)))
+    names = _distinct_names(surfaces, lambda key: in_abstracts.get(key) or surfaces[key],
+                            lambda key: B.in_degree(concept_node(key)))  # fmt: skip
     for key in surfaces:
         node = concept_node(key)
         name = names[key]
@@ -233,26 +234,6 @@ class Tally(Mapping[str, Counter[str]]):
 
     def __len__(self) -> int:
         return len(self._seen)
-
-    def over(self, fallback: Tally) -> Mapping[str, Counter[str]]:
-        """Each key of ``fallback`` with its counts here, or there where this tally lacks the key."""
-        return _Over(self, fallback)
-
-
-class _Over(Mapping[str, Counter[str]]):
-    __slots__ = ("_first", "_then")
-
-    def __init__(self, first: Tally, then: Tally) -> None:
-        self._first, self._then = first, then
-
-    def __getitem__(self, key: str) -> Counter[str]:
-        return self._first[key] if key in self._first else self._then[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._then)
-
-    def __len__(self) -> int:
-        return len(self._then)
 
 
 def _in_step(extractions: Iterable[Extraction]) -> Callable[[str], Extraction | None]:
@@ -452,28 +433,32 @@ def one_per_pair(edges: list[tuple[str, str, dict]]) -> list[tuple[str, str, dic
     return [(u, v, d) for u, v, d in edges if wins(u, v)]
 
 
-def _distinct_names(forms: Mapping[str, Counter[str]], papers: Callable[[str], int]) -> dict[str, str]:
-    """Each concept's name (:func:`_concept_name`), no two alike: where concepts would share one,
-    the concept with most papers keeps it and the others are spelled out.
+def _distinct_names(
+    keys: Iterable[str], forms: Callable[[str], Counter[str]], papers: Callable[[str], int]
+) -> dict[str, str]:
+    """Each concept's name (:func:`_concept_name` of its spellings ``forms(key)``), no two alike:
+    where concepts would share one, the concept with most papers keeps it and the others are
+    spelled out.
 
     A paper that defines LLM as "large-scale language model" writes "LLM serving" for a concept of
     its own, which the name of "large language model serving" must not hide.
 
-    >>> names = _distinct_names({"large language model serving": Counter({"LLM serving": 5}),
-    ...                          "large scale language model serving": Counter({"LLM serving": 1})},
+    >>> forms = {"large language model serving": Counter({"LLM serving": 5}),
+    ...          "large scale language model serving": Counter({"LLM serving": 1})}
+    >>> names = _distinct_names(forms, forms.__getitem__,
     ...                         {"large language model serving": 11, "large scale language model serving": 1}.get)
     >>> names["large language model serving"], names["large scale language model serving"]
     ('LLM serving', 'large scale language model serving')
     """
-    names = {key: _concept_name(key, f) for key, f in forms.items()}
+    names = {key: _concept_name(key, forms(key)) for key in keys}
     alike: dict[str, list[str]] = defaultdict(list)
     for key, name in names.items():
         alike[name.casefold()].append(key)
-    for keys in alike.values():
-        if len(keys) > 1:
-            keys.sort(key=lambda k: (-papers(k), k))
-            for key in keys[1:]:
-                names[key] = _concept_name(key, forms[key], spelled_out=True)
+    for same in alike.values():
+        if len(same) > 1:
+            same.sort(key=lambda k: (-papers(k), k))
+            for key in same[1:]:
+                names[key] = _concept_name(key, forms(key), spelled_out=True)
     return names
 
 

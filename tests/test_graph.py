@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 import weakref
 
 import networkx as nx
 
+from kg.analyse import analyse, annotate
 from kg.build import build_graph, knowledge_graph, merge_graphs
 from kg.link import cooccurrence, link_papers
 from kg.records import RELATION_TYPES, Extraction, Mention, Paper, Relation
@@ -71,6 +73,30 @@ def test_extractions_in_the_papers_order_are_read_one_paper_at_a_time():
     B = build_graph(built(), handed())
     assert ahead == [0, 0, 0, 0]  # when paper i is read, no extraction after its own has been (before: 4, 3, 2, 1)
     assert B.nodes["concept:bert"]["paper_count"] == 4
+
+
+def test_a_corpus_graphs_attribute_dicts_share_their_keys_to_the_end_of_the_analytics():
+    # A graph's attribute dicts were most of a corpus's memory: a MENTIONS edge's took 280 bytes,
+    # 168 sharing their keys (61,839 ACL papers: the run's peak 2,462 -> 2,257 MB). A dict that
+    # stops sharing (set with add_edge(**attrs), or given a key that is not reserved) is no
+    # smaller than a copy of itself.
+    papers = [Paper(f"p{i}", "BERT for NER", "We use BERT for NER.", 2000 + i % 20) for i in range(300)]
+    found = [Extraction(p.id, [_m("BERT", "bert"), _m("NER", "ner", "Problem", "addresses", 11),
+                               _m("X", f"x{i}", "Method", "proposes", 0)]) for i, p in enumerate(papers)]  # fmt: skip
+    B = build_graph(papers, found)
+    G = annotate(knowledge_graph(B, link_papers(B, max_df=1.0), cooccurrence(B), copy=False),
+                 analyse(B), copy=False)  # fmt: skip
+
+    def ratio(dicts: list[dict]) -> float:
+        assert len(dicts) >= 300
+        return sum(map(sys.getsizeof, dicts)) / sum(sys.getsizeof(dict(d)) for d in dicts)
+
+    for rel in ("MENTIONS", "SHARES_CONCEPTS"):
+        assert ratio([d for _, _, d in G.edges(data=True) if d["rel"] == rel]) < 0.75, rel
+    for kind in ("Paper", "Concept"):
+        nodes = [d for _, d in G.nodes(data=True) if d["kind"] == kind]
+        assert all("pagerank" in d for d in nodes)
+        assert ratio(nodes) < 0.75, kind
 
 
 def test_build_keeps_strongest_role_and_counts():

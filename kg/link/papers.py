@@ -9,10 +9,14 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from kg.build.attributes import SharedKeys, add_edge_dict, set_node_dict
 from kg.normalise.specificity import reference_df, specificity
 
 #: Papers scored together; bounds the memory of one block of the paper x paper product.
 BLOCK = 2000
+
+#: A link's attributes, and the ``rel`` the knowledge graph gives it (:class:`kg.build.attributes.SharedKeys`).
+LINK_KEYS = SharedKeys("weight", "n_shared", "shared", "rel")
 #: A concept in at most this share of the reference abstracts is no word of the whole field.
 TOPIC_REFERENCE_RATE = 0.02
 #: Concepts of these types link no papers: two papers that both report F1 or a success rate are no
@@ -63,7 +67,8 @@ def link_papers(
     -------
     networkx.Graph
         Paper nodes (with their attributes) and edges with ``weight``, ``n_shared`` and
-        ``shared`` (concept keys, largest contribution to the weight first).
+        ``shared`` (concept keys, largest contribution to the weight first). As in a networkx
+        subgraph view, a node's attributes are ``B``'s own dict, not a copy.
 
     Examples
     --------
@@ -79,7 +84,8 @@ def link_papers(
     """
     papers = sorted(n for n, kind in B.nodes(data="kind") if kind == "Paper")
     P = nx.Graph()
-    P.add_nodes_from((n, B.nodes[n]) for n in papers)
+    for n in papers:
+        set_node_dict(P, n, B.nodes[n])
     n_papers = len(papers)
     row = {p: i for i, p in enumerate(papers)}
     # A concept's predecessors are its papers and the concepts stated to relate to it.
@@ -154,7 +160,8 @@ def link_papers(
                  for c, s in mine.items() if c in theirs}  # fmt: skip
         shared = sorted(share, key=lambda c: (-round(share[c], 9), c))
         weight = sum(share[c] for c in shared)
-        P.add_edge(u, v, weight=round(weight, 6), n_shared=len(shared), shared=[keys[c] for c in shared])
+        add_edge_dict(P, u, v, LINK_KEYS({"weight": round(weight, 6), "n_shared": len(shared),
+                                          "shared": [keys[c] for c in shared]}))  # fmt: skip
     return P
 
 

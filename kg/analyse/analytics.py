@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -18,6 +20,8 @@ from kg.analyse.pairs import Pair, method_problem_pairs
 from kg.analyse.trends import Trends, trends, yearly_json
 
 log = logging.getLogger(__name__)
+
+_NO_YEARS: dict[int, int] = {}
 
 #: Node properties :func:`annotate` writes, by node label, with their Python types.
 CONCEPT_PROPERTIES: dict[str, str] = {
@@ -190,20 +194,35 @@ def annotate(G: nx.DiGraph, analytics: Analytics, *, copy: bool = True) -> nx.Di
     A = G.copy() if copy else G
     cc, pc = analytics.concept_communities, analytics.paper_communities
     cr, pr, tr = analytics.concepts, analytics.papers, analytics.trends
+    # One object per value, not per concept: most of a corpus's concepts are in one paper, with the
+    # same analytics (61,839 ACL papers: 325,483 of 398,420 concepts).
+    values: dict[tuple[float, bool], float] = {}
+    texts: dict[int, str] = {}  # the yearly counts' text, by dict (concepts share them: concept_years)
+
+    def one(x: Any) -> float:
+        x = float(x)
+        return values.setdefault((x, math.copysign(1.0, x) > 0), x)  # (0.0 and -0.0 apart)
+
+    def yearly(counts: dict[int, int]) -> str:
+        text = texts.get(id(counts))
+        if text is None:
+            text = texts[id(counts)] = yearly_json(counts)
+        return text
+
     for n, d in A.nodes(data=True):
         kind = d.get("kind")
         if kind == "Concept":
             d["community"] = cc.of(n)
-            d["pagerank"] = float(cr.pagerank.get(n, 0.0))
+            d["pagerank"] = one(cr.pagerank.get(n, 0.0))
             d["degree"] = int(cr.degree.get(n, 0))
-            d["betweenness"] = float(cr.betweenness.get(n, 0.0))
+            d["betweenness"] = one(cr.betweenness.get(n, 0.0))
             d["first_year"] = tr.first_year.get(n)
-            d["yearly"] = yearly_json(tr.yearly.get(n, {}))
-            d["trend"] = round(float(tr.growth.get(n, 0.0)), 6)
-            d["bridge"] = round(float(analytics.participation.get(n, 0.0)), 6)
+            d["yearly"] = yearly(tr.yearly.get(n, _NO_YEARS))
+            d["trend"] = one(round(float(tr.growth.get(n, 0.0)), 6))
+            d["bridge"] = one(round(float(analytics.participation.get(n, 0.0)), 6))
         elif kind == "Paper":
             d["community"] = pc.of(n)
-            d["pagerank"] = float(pr.pagerank.get(n, 0.0))
+            d["pagerank"] = one(pr.pagerank.get(n, 0.0))
     # the pages colour by the same communities, with the same labels
     A.graph["communities"] = {
         "Concept": {c.number: c.label for c in cc.communities},

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import networkx as nx
+import numpy as np
 
 #: The years a corpus's trends compare begin with the first that holds this share of its papers:
 #: 30 of the 150,965 arXiv ML abstracts are from 2018-2023, and against them every concept of
@@ -77,20 +79,43 @@ def papers_per_year(G: nx.DiGraph) -> dict[int, int]:
 def concept_years(G: nx.DiGraph) -> dict[str, dict[int, int]]:
     """Papers per year for every concept (``MENTIONS`` from dated papers), years ascending.
 
+    Concepts with the same counts share one dict, which is not to be changed: most of a corpus's
+    concepts are in one paper (82% of the 61,839 ACL papers'), and a dict each took 80 MB.
+
     >>> G = nx.DiGraph()
-    >>> G.add_nodes_from([("paper:a", {"year": 2019}), ("paper:b", {"year": 2021})], kind="Paper")
-    >>> G.add_node("concept:x", kind="Concept")
-    >>> G.add_edges_from([("paper:a", "concept:x"), ("paper:b", "concept:x")], rel="MENTIONS")
+    >>> G.add_nodes_from([("paper:a", {"year": 2021}), ("paper:b", {"year": 2019})], kind="Paper")
+    >>> G.add_nodes_from(["concept:x", "concept:y", "concept:z"], kind="Concept")
+    >>> G.add_edges_from([("paper:a", "concept:x"), ("paper:b", "concept:x"), ("paper:a", "concept:y")],
+    ...                  rel="MENTIONS")
     >>> concept_years(G)
-    {'concept:x': {2019: 1, 2021: 1}}
+    {'concept:x': {2019: 1, 2021: 1}, 'concept:y': {2021: 1}, 'concept:z': {}}
     """
     years = {n: d["year"] for n, d in G.nodes(data=True) if d.get("kind") == "Paper" and _is_year(d.get("year"))}
-    counts: dict[str, Counter[int]] = {n: Counter() for n, d in G.nodes(data=True) if d.get("kind") == "Concept"}
+    concepts = [n for n, d in G.nodes(data=True) if d.get("kind") == "Concept"]
+    number = {c: i for i, c in enumerate(concepts)}
+    span = sorted(set(years.values()))
+    year_at = {y: i for i, y in enumerate(span)}
+    # each (concept, year) a paper mentions as one number, concept * len(span) + year: counted at
+    # once, in (concept, year) order
+    codes = array("q")
     for p, year in years.items():
-        for c, d in G.succ[p].items():
-            if d.get("rel") == "MENTIONS" and c in counts:
-                counts[c][year] += 1
-    return {c: dict(sorted(cnt.items())) for c, cnt in counts.items()}
+        at = year_at[year]
+        codes.extend(number[c] * len(span) + at for c, d in G.succ[p].items()
+                     if d.get("rel") == "MENTIONS" and c in number)  # fmt: skip
+    found, counts = np.unique(np.asarray(codes, dtype=np.int64), return_counts=True)
+    del codes
+    which, year_of = np.divmod(found, max(len(span), 1))
+    alike: dict[tuple[tuple[int, int], ...], dict[int, int]] = {(): {}}
+    per_concept: list[dict[int, int]] = [alike[()]] * len(concepts)
+    items: list[tuple[int, int]] = []
+    cs = which.tolist()
+    for i, (c, y, n) in enumerate(zip(cs, year_of.tolist(), counts.tolist(), strict=True)):
+        items.append((span[y], n))
+        if i + 1 == len(cs) or cs[i + 1] != c:  # the concept's last year
+            key = tuple(items)
+            per_concept[c] = alike.get(key) or alike.setdefault(key, dict(items))
+            items = []
+    return dict(zip(concepts, per_concept, strict=True))
 
 
 def first_counted_year(per_year: Mapping[int, int]) -> int:
@@ -171,11 +196,14 @@ def trends(
     p_r = PRIOR * n_recent / (n_recent + n_base)
     p_b = PRIOR * n_base / (n_recent + n_base)
     windows: dict[str, tuple[int, int]] = {}
+    seen: dict[int, tuple[tuple[int, int], float]] = {}  # one computation per dict of counts (concepts share them)
     for c, ys in yearly.items():
-        r = sum(n for y, n in ys.items() if recent[0] <= y <= recent[1])
-        b = sum(n for y, n in ys.items() if baseline[0] <= y <= baseline[1])
-        windows[c] = (r, b)
-        growth[c] = math.log2(((r + p_r) / n_recent) / ((b + p_b) / n_base))
+        known = seen.get(id(ys))
+        if known is None:
+            r = sum(n for y, n in ys.items() if recent[0] <= y <= recent[1])
+            b = sum(n for y, n in ys.items() if baseline[0] <= y <= baseline[1])
+            known = seen[id(ys)] = ((r, b), math.log2(((r + p_r) / n_recent) / ((b + p_b) / n_base)))
+        windows[c], growth[c] = known
 
     def trend(c: str) -> Trend:
         d = G.nodes[c]

@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -382,7 +382,7 @@ def state_files(digests: dict[str, str], index: LinkIndex) -> dict[str, bytes]:
     return index.files() | {"papers.json": json.dumps(digests, ensure_ascii=False).encode()}
 
 
-def save(store: Path, *, fingerprint: str, files: dict[str, bytes], counts: dict[str, Any],
+def save(store: Path, *, fingerprint: str, files: Mapping[str, bytes], counts: dict[str, Any],
          added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead],
          read_fingerprint: str, rejects: list[str], tables: RunTables) -> None:  # fmt: skip
     """Write the state of a run whose store is complete; the state file goes last.

@@ -14,7 +14,7 @@ import resource
 import shutil
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -36,7 +36,7 @@ from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.run import RunTables, rekeyed, run_tables
 from kg.normalise.types import decide_types, short_forms, typed
-from kg.outputs import Staging, clean_leftovers, locked, refuse_folder, replacing
+from kg.outputs import OnDisk, Staging, clean_leftovers, locked, refuse_folder, replacing
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
@@ -111,7 +111,7 @@ class _Run:
     staged: Staging = field(default_factory=Staging)
     #: The papers' digests and link index of a full incremental run (:func:`incremental.state_files`),
     #: made by the link stage, saved once the outputs are in place.
-    state_files: dict[str, bytes] = field(default_factory=dict)
+    state_files: Mapping[str, bytes] = field(default_factory=dict)
     #: Writes the incremental state once the outputs are in place.
     save_state: Callable[[], None] | None = None
     started: float = field(default_factory=time.perf_counter)
@@ -494,10 +494,11 @@ def link_stage(run: _Run) -> int:
     run.G = knowledge_graph(run.B, P, C, copy=False)
     run.B = nx.DiGraph()
     if run.spec.update.incremental and run.spec.outputs.store:
-        # kept as files, made here: what making them takes comes on top of the graph alone, not of
-        # the analytics or the store's tables as well (61,839 ACL papers: 236 MB)
-        run.state_files = incremental.state_files({p.id: incremental.digest(p) for p in run.papers},
-                                                  LinkIndex.from_graph(run.G, top_k=link.top_k))  # fmt: skip
+        # made here, where what making them takes comes on top of the graph alone, not of the
+        # analytics or the store's tables as well (61,839 ACL papers: 236 MB), and kept on disk
+        # until the store is written
+        run.state_files = OnDisk(incremental.state_files({p.id: incremental.digest(p) for p in run.papers},
+                                                         LinkIndex.from_graph(run.G, top_k=link.top_k)))  # fmt: skip
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
         "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),

@@ -69,20 +69,20 @@ def test_the_analytics_hold_one_projection_at_a_time(two_fields, monkeypatch):
     from kg.analyse import analytics
 
     made: list[nx.Graph] = []
-    held: list[int] = []
+    held: list[int] = []  # when each projection is made, the nodes the ones before still hold
 
-    def concepts(G):
-        made.append(concept_graph(G))
-        return made[-1]
+    def made_by(project):
+        def make(G):
+            held.append(sum(H.number_of_nodes() for H in made))
+            made.append(project(G))
+            return made[-1]
 
-    def papers(G):
-        held.append(made[0].number_of_nodes())
-        return paper_graph(G)
+        return make
 
-    monkeypatch.setattr(analytics, "concept_graph", concepts)
-    monkeypatch.setattr(analytics, "paper_graph", papers)
+    monkeypatch.setattr(analytics, "concept_graph", made_by(concept_graph))
+    monkeypatch.setattr(analytics, "paper_graph", made_by(paper_graph))
     found = analyse(two_fields)
-    assert held == [0]
+    assert held == [0, 0]
     assert [c.size for c in found.concept_communities.communities][:2] in ([5, 4], [4, 5])
 
 

@@ -117,5 +117,7 @@ def _pagerank(H: nx.Graph, *, alpha: float = 0.85, max_iter: int = 100, tol: flo
         xlast = x
         x = alpha * (x @ A + sum(x[is_dangling]) * p) + (1 - alpha) * p
         if np.absolute(x - xlast).sum() < n * tol:
-            return {str(v): float(score) for v, score in zip(nodes, x, strict=True)}
+            # one float object per value: a corpus's unlinked concepts all have the same
+            same: dict[float, float] = {}
+            return {str(v): same.setdefault(score, score) for v, score in zip(nodes, x.tolist(), strict=True)}
     raise nx.PowerIterationFailedConvergence(max_iter)

@@ -160,8 +160,9 @@ def link_papers(
                  for c, s in mine.items() if c in theirs}  # fmt: skip
         shared = sorted(share, key=lambda c: (-round(share[c], 9), c))
         weight = sum(share[c] for c in shared)
-        add_edge_dict(P, u, v, LINK_KEYS({"weight": round(weight, 6), "n_shared": len(shared),
-                                          "shared": [keys[c] for c in shared]}))  # fmt: skip
+        for at, c in enumerate(shared):  # in place: the list sorted() made has no room to spare, as one
+            shared[at] = keys[c]  # that grows does (902,731 ACL links: 20 MB)
+        add_edge_dict(P, u, v, LINK_KEYS({"weight": round(weight, 6), "n_shared": len(shared), "shared": shared}))
     return P
 
 

@@ -115,33 +115,34 @@ class Staging:
 
 
 class OnDisk(Mapping[str, bytes]):
-    """Named contents kept in a temporary folder, read back when asked for.
+    """The files of a temporary folder of their own, as a mapping of name -> content read when asked for.
 
     What a run writes only at its end need not be held until then: the link index it saves for
     the next incremental run took 48 MB of the 61,839 ACL papers' run from its link stage to its
-    store. The folder goes when the mapping does (or when the process exits).
+    store, and as much again while it was made into ``bytes``. Write into :attr:`folder`; it goes
+    when the mapping does (or when the process exits).
 
-    >>> files = OnDisk({"a.json": b"{}"})
+    >>> files = OnDisk()
+    >>> _ = (files.folder / "a.json").write_text("{}")
     >>> dict(files), len(files)
     ({'a.json': b'{}'}, 1)
     """
 
-    def __init__(self, contents: Mapping[str, bytes]) -> None:
+    def __init__(self) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="kg-")
-        for name, data in contents.items():
-            (Path(self._folder.name) / name).write_bytes(data)
-        self._names = list(contents)
+        self.folder = Path(self._folder.name)
 
     def __getitem__(self, name: str) -> bytes:
-        if name not in self._names:
+        path = self.folder / name
+        if path.parent != self.folder or not path.is_file():
             raise KeyError(name)
-        return (Path(self._folder.name) / name).read_bytes()
+        return path.read_bytes()
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
+        return iter(sorted(p.name for p in self.folder.iterdir()))
 
     def __len__(self) -> int:
-        return len(self._names)
+        return sum(1 for _ in self.folder.iterdir())
 
 
 def remove_temp(tmp: Path) -> None:

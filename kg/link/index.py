@@ -18,7 +18,6 @@ paper's strongest links. A run that only adds papers then costs what the new pap
 
 from __future__ import annotations
 
-import io
 import json
 from array import array
 from collections import Counter, defaultdict
@@ -129,18 +128,13 @@ class LinkIndex:
     # -- persistence -----------------------------------------------------------------------
 
     def save(self, folder: Path) -> None:
+        """Write ``index.npz`` and ``nodes.json`` into ``folder``, each straight to its file."""
         folder.mkdir(parents=True, exist_ok=True)
-        for name, content in self.files().items():
-            (folder / name).write_bytes(content)
-
-    def files(self) -> dict[str, bytes]:
-        """What :meth:`save` writes, file name -> content."""
-        arrays = io.BytesIO()
-        np.savez(arrays, indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
+        np.savez(folder / "index.npz", indptr=self.indptr, indices=self.indices, topk=self.topk, nbr=self.nbr,
                  salience=self.salience)  # fmt: skip
         nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic),
                  "unlinked": sorted(self.unlinked), "introduced": self.introduced}  # fmt: skip
-        return {"index.npz": arrays.getvalue(), "nodes.json": json.dumps(nodes, ensure_ascii=False).encode()}
+        (folder / "nodes.json").write_text(json.dumps(nodes, ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, folder: Path) -> LinkIndex:

@@ -31,6 +31,7 @@ from kg.build.graph import combine_statements, concept_node
 from kg.link.index import LinkDelta, LinkIndex
 from kg.normalise.run import RunTables
 from kg.normalise.specificity import specificity
+from kg.outputs import OnDisk
 from kg.pipeline.spec import PipelineSpec
 from kg.read import sniff_format
 from kg.records import RELATION_TYPES, Paper
@@ -372,14 +373,18 @@ def forget(store: Path) -> None:
     (state_folder(store) / STATE_FILE).unlink(missing_ok=True)
 
 
-def state_files(digests: dict[str, str], index: LinkIndex) -> dict[str, bytes]:
+def state_files(digests: dict[str, str], index: LinkIndex) -> OnDisk:
     """The papers' digests and the link index as the files :func:`save` writes, file name -> content.
 
-    A run makes them while it still holds its graph and keeps only these: the index's and the
-    digests' many small objects, kept until the store is written, would keep the memory the
-    graph leaves in use (61,839 ACL papers: the store's COPYs came on top of 2,054 MB, now 1,408).
+    A run makes them while it still holds its graph and keeps only these, on disk until the
+    store is written: the index's and the digests' many small objects, kept until then, would
+    keep the memory the graph leaves in use (61,839 ACL papers: the store's COPYs came on top of
+    2,054 MB, now 1,408), and the files' 48 MB would be held from the link stage to the store.
     """
-    return index.files() | {"papers.json": json.dumps(digests, ensure_ascii=False).encode()}
+    files = OnDisk()
+    index.save(files.folder)
+    (files.folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
+    return files
 
 
 def save(store: Path, *, fingerprint: str, files: Mapping[str, bytes], counts: dict[str, Any],

@@ -36,7 +36,7 @@ from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.run import RunTables, rekeyed, run_tables
 from kg.normalise.types import decide_types, short_forms, typed
-from kg.outputs import OnDisk, Staging, clean_leftovers, locked, refuse_folder, replacing
+from kg.outputs import Staging, clean_leftovers, locked, refuse_folder, replacing
 from kg.pipeline import incremental
 from kg.pipeline.incremental import Update
 from kg.pipeline.spec import PipelineSpec
@@ -497,8 +497,8 @@ def link_stage(run: _Run) -> int:
         # made here, where what making them takes comes on top of the graph alone, not of the
         # analytics or the store's tables as well (61,839 ACL papers: 236 MB), and kept on disk
         # until the store is written
-        run.state_files = OnDisk(incremental.state_files({p.id: incremental.digest(p) for p in run.papers},
-                                                         LinkIndex.from_graph(run.G, top_k=link.top_k)))  # fmt: skip
+        run.state_files = incremental.state_files({p.id: incremental.digest(p) for p in run.papers},
+                                                  LinkIndex.from_graph(run.G, top_k=link.top_k))  # fmt: skip
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
         "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),

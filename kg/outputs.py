@@ -23,9 +23,8 @@ import os
 import re
 import secrets
 import shutil
-import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -112,37 +111,6 @@ class Staging:
         """Remove what was staged and not moved in."""
         for tmp, _ in self._moves.values():
             remove_temp(tmp)
-
-
-class OnDisk(Mapping[str, bytes]):
-    """The files of a temporary folder of their own, as a mapping of name -> content read when asked for.
-
-    What a run writes only at its end need not be held until then: the link index it saves for
-    the next incremental run took 48 MB of the 61,839 ACL papers' run from its link stage to its
-    store, and as much again while it was made into ``bytes``. Write into :attr:`folder`; it goes
-    when the mapping does (or when the process exits).
-
-    >>> files = OnDisk()
-    >>> _ = (files.folder / "a.json").write_text("{}")
-    >>> dict(files), len(files)
-    ({'a.json': b'{}'}, 1)
-    """
-
-    def __init__(self) -> None:
-        self._folder = tempfile.TemporaryDirectory(prefix="kg-")
-        self.folder = Path(self._folder.name)
-
-    def __getitem__(self, name: str) -> bytes:
-        path = self.folder / name
-        if path.parent != self.folder or not path.is_file():
-            raise KeyError(name)
-        return path.read_bytes()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(sorted(p.name for p in self.folder.iterdir()))
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self.folder.iterdir())
 
 
 def remove_temp(tmp: Path) -> None:

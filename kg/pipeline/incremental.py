@@ -19,8 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import shutil
+import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,6 @@ from kg.build.graph import combine_statements, concept_node
 from kg.link.index import LinkDelta, LinkIndex
 from kg.normalise.run import RunTables
 from kg.normalise.specificity import specificity
-from kg.outputs import OnDisk
 from kg.pipeline.spec import PipelineSpec
 from kg.read import sniff_format
 from kg.records import RELATION_TYPES, Paper
@@ -373,33 +374,34 @@ def forget(store: Path) -> None:
     (state_folder(store) / STATE_FILE).unlink(missing_ok=True)
 
 
-def state_files(digests: dict[str, str], index: LinkIndex) -> OnDisk:
-    """The papers' digests and the link index as the files :func:`save` writes, file name -> content.
+def state_files(digests: dict[str, str], index: LinkIndex) -> tempfile.TemporaryDirectory[str]:
+    """The papers' digests and the link index, written into a temporary folder of their own that
+    :func:`save` copies from; the folder goes with the returned object.
 
     A run makes them while it still holds its graph and keeps only these, on disk until the
     store is written: the index's and the digests' many small objects, kept until then, would
     keep the memory the graph leaves in use (61,839 ACL papers: the store's COPYs came on top of
-    2,054 MB, now 1,408), and the files' 48 MB would be held from the link stage to the store.
+    2,054 MB, now 1,408), and as bytes the files' 48 MB would be held from the link stage to the store.
     """
-    files = OnDisk()
-    index.save(files.folder)
-    (files.folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
+    files = tempfile.TemporaryDirectory(prefix="kg-state-")
+    index.save(Path(files.name))
+    (Path(files.name) / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
     return files
 
 
-def save(store: Path, *, fingerprint: str, files: Mapping[str, bytes], counts: dict[str, Any],
+def save(store: Path, *, fingerprint: str, files: Path, counts: dict[str, Any],
          added: int, full_papers: int, mentions: Path | None, sources: list[SourceRead],
          read_fingerprint: str, rejects: list[str], tables: RunTables) -> None:  # fmt: skip
     """Write the state of a run whose store is complete; the state file goes last.
 
-    ``files`` are the papers' digests and the link index (:func:`state_files`), ``sources`` let the
+    ``files`` is the folder of the papers' digests and the link index (:func:`state_files`), ``sources`` let the
     next run skip the source files that did not change, ``rejects`` (the rejects file's lines) are
     kept for their rejected records, and ``tables`` key the papers the next run adds.
     """
     folder = state_folder(store)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, content in files.items():
-        (folder / name).write_bytes(content)
+    for path in sorted(files.iterdir()):
+        shutil.copyfile(path, folder / path.name)
     (folder / TABLES_FILE).write_text(json.dumps(tables.to_dict(), ensure_ascii=False), encoding="utf-8")
     (folder / REJECTS_FILE).write_text("".join(rejects), encoding="utf-8")
     read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources]}

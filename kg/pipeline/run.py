@@ -12,9 +12,10 @@ import os
 import platform
 import resource
 import shutil
+import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -111,7 +112,7 @@ class _Run:
     staged: Staging = field(default_factory=Staging)
     #: The papers' digests and link index of a full incremental run (:func:`incremental.state_files`),
     #: made by the link stage, saved once the outputs are in place.
-    state_files: Mapping[str, bytes] = field(default_factory=dict)
+    state_files: tempfile.TemporaryDirectory[str] | None = None
     #: Writes the incremental state once the outputs are in place.
     save_state: Callable[[], None] | None = None
     started: float = field(default_factory=time.perf_counter)
@@ -551,12 +552,14 @@ def store_stage(run: _Run) -> int | None:
     if update:
         items = sum(update_embedded(store, update.delta, into=staged).values())
         added = update.state["added"] + len(update.new)
-        run.save_state = partial(save, files=incremental.state_files(update.digests, update.index), added=added,
+        run.state_files = incremental.state_files(update.digests, update.index)
+        run.save_state = partial(save, files=Path(run.state_files.name), added=added,
                                  full_papers=update.state["full_papers"])  # fmt: skip
         return items
     written = run.G.number_of_nodes() + run.G.number_of_edges()
     if spec.update.incremental:
-        run.save_state = partial(save, files=run.state_files, added=0, full_papers=len(run.papers))
+        assert run.state_files is not None  # made by the link stage of a run with a store
+        run.save_state = partial(save, files=Path(run.state_files.name), added=0, full_papers=len(run.papers))
     # a full run's pages are drawn by now (visualise comes first); only a Neo4j target reads the graph after
     create_embedded(run.G, staged, release=None if spec.outputs.neo4j else partial(_let_go_of_graph, run))
     return written

@@ -91,6 +91,7 @@ class Staging:
 
     def __init__(self) -> None:
         self._moves: dict[Path, tuple[Path, Callable[[Path, Path], None]]] = {}
+        self._scratch: list[Path] = []
 
     def path(self, target: Path, *, move: Callable[[Path, Path], None] = os.replace) -> Path:
         """Where to write ``target`` now (the same path each time it is asked for)."""
@@ -107,9 +108,17 @@ class Staging:
             if tmp.exists():
                 move(tmp, target)
 
+    def scratch(self, beside: Path) -> Path:
+        """A new folder beside ``beside`` for what the run writes before its end, removed by
+        :meth:`discard` (and, if the run is killed, by the next run's :func:`clean_leftovers`)."""
+        folder = temp_beside(beside)
+        folder.mkdir(parents=True)
+        self._scratch.append(folder)
+        return folder
+
     def discard(self) -> None:
-        """Remove what was staged and not moved in."""
-        for tmp, _ in self._moves.values():
+        """Remove what was staged and not moved in, and the scratch folders."""
+        for tmp in [*(tmp for tmp, _ in self._moves.values()), *self._scratch]:
             remove_temp(tmp)
 
 

@@ -20,7 +20,6 @@ import hashlib
 import json
 import logging
 import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
@@ -374,19 +373,17 @@ def forget(store: Path) -> None:
     (state_folder(store) / STATE_FILE).unlink(missing_ok=True)
 
 
-def state_files(digests: dict[str, str], index: LinkIndex) -> tempfile.TemporaryDirectory[str]:
-    """The papers' digests and the link index, written into a temporary folder of their own that
-    :func:`save` copies from; the folder goes with the returned object.
+def state_files(folder: Path, digests: dict[str, str], index: LinkIndex) -> Path:
+    """Write the papers' digests and the link index into ``folder``, which :func:`save` copies from.
 
-    A run makes them while it still holds its graph and keeps only these, on disk until the
-    store is written: the index's and the digests' many small objects, kept until then, would
-    keep the memory the graph leaves in use (61,839 ACL papers: the store's COPYs came on top of
-    2,054 MB, now 1,408), and as bytes the files' 48 MB would be held from the link stage to the store.
+    A run makes them while it still holds its graph and keeps them on disk until the store is
+    written: the index's and the digests' many small objects, kept until then, would keep the
+    memory the graph leaves in use (61,839 ACL papers: the store's COPYs came on top of 2,054 MB,
+    now 1,408), and as bytes the files' 48 MB would be held from the link stage to the store.
     """
-    files = tempfile.TemporaryDirectory(prefix="kg-state-")
-    index.save(Path(files.name))
-    (Path(files.name) / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
-    return files
+    index.save(folder)
+    (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
+    return folder
 
 
 def save(store: Path, *, fingerprint: str, files: Path, counts: dict[str, Any],

@@ -12,7 +12,6 @@ import os
 import platform
 import resource
 import shutil
-import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -112,7 +111,7 @@ class _Run:
     staged: Staging = field(default_factory=Staging)
     #: The papers' digests and link index of a full incremental run (:func:`incremental.state_files`),
     #: made by the link stage, saved once the outputs are in place.
-    state_files: tempfile.TemporaryDirectory[str] | None = None
+    state_files: Path | None = None
     #: Writes the incremental state once the outputs are in place.
     save_state: Callable[[], None] | None = None
     started: float = field(default_factory=time.perf_counter)
@@ -498,7 +497,8 @@ def link_stage(run: _Run) -> int:
         # made here, where what making them takes comes on top of the graph alone, not of the
         # analytics or the store's tables as well (61,839 ACL papers: 236 MB), and kept on disk
         # until the store is written
-        run.state_files = incremental.state_files({p.id: incremental.digest(p) for p in run.papers},
+        run.state_files = incremental.state_files(run.staged.scratch(run.spec.outputs.store),
+                                                  {p.id: incremental.digest(p) for p in run.papers},
                                                   LinkIndex.from_graph(run.G, top_k=link.top_k))  # fmt: skip
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
@@ -552,14 +552,14 @@ def store_stage(run: _Run) -> int | None:
     if update:
         items = sum(update_embedded(store, update.delta, into=staged).values())
         added = update.state["added"] + len(update.new)
-        run.state_files = incremental.state_files(update.digests, update.index)
-        run.save_state = partial(save, files=Path(run.state_files.name), added=added,
+        run.state_files = incremental.state_files(run.staged.scratch(store), update.digests, update.index)
+        run.save_state = partial(save, files=run.state_files, added=added,
                                  full_papers=update.state["full_papers"])  # fmt: skip
         return items
     written = run.G.number_of_nodes() + run.G.number_of_edges()
     if spec.update.incremental:
         assert run.state_files is not None  # made by the link stage of a run with a store
-        run.save_state = partial(save, files=Path(run.state_files.name), added=0, full_papers=len(run.papers))
+        run.save_state = partial(save, files=run.state_files, added=0, full_papers=len(run.papers))
     # a full run's pages are drawn by now (visualise comes first); only a Neo4j target reads the graph after
     create_embedded(run.G, staged, release=None if spec.outputs.neo4j else partial(_let_go_of_graph, run))
     return written

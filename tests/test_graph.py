@@ -99,6 +99,38 @@ def test_a_corpus_graphs_attribute_dicts_share_their_keys_to_the_end_of_the_anal
         assert ratio(nodes) < 0.75, kind
 
 
+def test_a_corpus_graph_holds_each_repeated_string_and_number_once():
+    # Extractions come decoded one by one (the cache, the workers): each mention has strings and
+    # offsets of its own. A concept's id is the key of each of its edges in the graph's adjacency,
+    # and spellings, sentences and offsets repeat by the million (61,839 ACL papers: 913,331
+    # MENTIONS edges; one object each took the run's peak from 1,999 to 1,884 MB with the rest).
+    def fresh(s: str) -> str:
+        return "".join(list(s))  # an equal string that is not the same object
+
+    text = "We use BERT for parsing: 3000 words of text, and BERT again."
+
+    def found(pid: str) -> Extraction:
+        bert = Mention(
+            fresh("BERT"), "Method", int(fresh("300")), int(fresh("304")), fresh(text), "uses", fresh("bert")
+        )
+        parsing = Mention(fresh("parsing"), "Problem", 16, 23, fresh(text), "addresses", fresh("parsing"))
+        used = Relation("USED_FOR", fresh("bert"), fresh("parsing"), "BERT", "parsing", 7, 11, 16, 23, fresh(text))
+        return Extraction(pid, [bert, parsing], [used])
+
+    B = build_graph([Paper(f"p{i}", "T", text, 2020) for i in range(3)], [found(f"p{i}") for i in range(3)])
+
+    (bert,) = (n for n in B if n == "concept:bert")  # the graph's own id
+    assert all(next(v for v in B.succ[p] if v == bert) is bert for p in B.pred[bert])
+    edges = [B.edges[f"paper:p{i}", bert] for i in range(3)]
+    for attr in ("text", "start", "end"):
+        assert len({id(e[attr]) for e in edges}) == 1, attr
+    assert B.nodes["concept:parsing"]["name"] is B.nodes["concept:parsing"]["key"]
+    # a paper's sentence is one string: its mentions' and its stated relations'
+    sentence = B.edges["paper:p0", bert]["sentence"]
+    assert B.edges["paper:p0", "concept:parsing"]["sentence"] is sentence
+    assert B.edges[bert, "concept:parsing"]["sentence"] is sentence
+
+
 def test_build_keeps_strongest_role_and_counts():
     paper = Paper("p1", "T", "x" * 30, 2021, ["A"], "ACL", {"doi": "10/x"})
     ms = [

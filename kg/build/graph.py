@@ -12,6 +12,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import networkx as nx
@@ -34,6 +35,7 @@ PAPER_KEYS = SharedKeys("kind", "id", "title", "abstract", "year", "authors", "v
 CONCEPT_KEYS = SharedKeys("kind", "key", "name", "type", "aliases", "paper_count", "specificity", "generic",
                           "community", "pagerank", "degree", "betweenness", "first_year", "yearly", "trend",
                           "bridge")  # fmt: skip
+RELATION_KEYS = SharedKeys("rel", "papers", "paper", "sentence", "n_papers")
 MENTION_KEYS = SharedKeys("rel", "role", "text", "sentence", "field", "start", "end", "count", "salience")
 
 
@@ -122,7 +124,13 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     B = nx.DiGraph()
     # per concept: how often each spelling (all, and in abstracts) and each type is met
     surfaces, in_abstracts, types = Tally(), Tally(), Tally()
-    scores: dict[float, float] = {}  # one float object per salience (rounded: a few thousand in a corpus)
+    # One object per value that edges by the million repeat: a salience (rounded: a few thousand
+    # in a corpus), an offset, a spelling; and one id per concept, which is each of its edges' key
+    # in the graph's adjacency (61,839 ACL papers: 913,331 edges).
+    scores: dict[float, float] = {}
+    offsets: dict[int, int] = {}
+    spellings: dict[str, str] = {}
+    concept_ids: dict[str, str] = {}
     # Each paper's extraction is let go once its edges are added (only its relations are kept), so
     # that a caller that hands over the only reference (:func:`kg.pipeline.run.build_stage`) frees
     # the mentions while the graph grows into their memory.
@@ -130,12 +138,19 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     for paper in papers:
         node = paper_node(paper.id)
         found = extraction_of(paper.id)
+        # One string per sentence and per role and field name: a paper's mentions and relations
+        # carry each sentence as a string of their own (decoded apart), a corpus's edges by the million.
+        sentences: dict[str, str] = {}
         if found is not None:
-            stated.append(Extraction(found.id, [], found.relations))
+            stated.append(Extraction(found.id, [], [replace(r, sentence=sentences.setdefault(r.sentence, r.sentence))
+                                                    for r in found.relations]))  # fmt: skip
+        # the paper's own list of authors and (without categories) its own dict of other fields
+        extra = paper.extra
+        if any(k in extra for k in CATEGORY_FIELDS):
+            extra = {k: v for k, v in extra.items() if k not in CATEGORY_FIELDS}
         attrs = {"kind": "Paper", "id": paper.id, "title": paper.title, "abstract": paper.abstract,
-                 "year": paper.year, "authors": list(paper.authors), "venue": paper.venue,
-                 **paper_categories(paper.extra),
-                 "extra": {k: v for k, v in paper.extra.items() if k not in CATEGORY_FIELDS}}  # fmt: skip
+                 "year": paper.year, "authors": paper.authors, "venue": paper.venue,
+                 **paper_categories(paper.extra), "extra": extra}  # fmt: skip
         set_node_dict(B, node, PAPER_KEYS(attrs))
         best: dict[str, tuple[Mention, int]] = {}
         placed: dict[str, float] = defaultdict(float)
@@ -143,11 +158,12 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         for m in found.mentions if found is not None else []:
             place = 1.0 if m.field == "title" else 0.5 if m.start < first_end else 0.0
             placed[m.concept] = max(placed[m.concept], place)
+            text = spellings.setdefault(m.text, m.text)
             # a title's spelling names a concept only when no abstract spells it ("Neural Machine
             # Translation" in title case)
-            surfaces.add(m.concept, m.text)
+            surfaces.add(m.concept, text)
             if m.field == "abstract":
-                in_abstracts.add(m.concept, m.text)
+                in_abstracts.add(m.concept, text)
             types.add(m.concept, m.type)
             seen = best.get(m.concept)
             if seen is None:
@@ -158,30 +174,29 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 best[m.concept] = (m, seen[1] + 1)  # (the title that names a paper's own work is its evidence)
             else:
                 best[m.concept] = (seen[0], seen[1] + 1)
-        # One string per sentence and per role and field name: a paper's mentions carry each
-        # sentence as a string of their own (decoded apart), a corpus's edges by the million.
-        sentences: dict[str, str] = {}
         for key, (m, count) in best.items():
             score = salience(m.role, place=placed[key], count=count, specificity=specificity(key))
-            attrs = {"rel": "MENTIONS", "role": sys.intern(m.role), "text": m.text,
+            attrs = {"rel": "MENTIONS", "role": sys.intern(m.role), "text": spellings[m.text],
                      "sentence": sentences.setdefault(m.sentence, m.sentence), "field": sys.intern(m.field),
-                     "start": m.start, "end": m.end, "count": count,
-                     "salience": scores.setdefault(score, score)}  # fmt: skip
-            add_edge_dict(B, node, concept_node(key), MENTION_KEYS(attrs))
+                     "start": offsets.setdefault(m.start, m.start), "end": offsets.setdefault(m.end, m.end),
+                     "count": count, "salience": scores.setdefault(score, score)}  # fmt: skip
+            concept = concept_ids.get(key) or concept_ids.setdefault(key, concept_node(key))
+            add_edge_dict(B, node, concept, MENTION_KEYS(attrs))
         B.nodes[node]["n_concepts"] = len(best)
         del found  # before the next paper is read
     names = _distinct_names(surfaces, lambda key: in_abstracts.get(key) or surfaces[key],
-                            lambda key: B.in_degree(concept_node(key)))  # fmt: skip
+                            lambda key: B.in_degree(concept_ids[key]))  # fmt: skip
     for key in surfaces:
-        node = concept_node(key)
-        name = names[key]
+        node = concept_ids[key]
+        name = key if names[key] == key else names[key]
         typed = types[key]
         attrs = {"kind": "Concept", "key": key, "name": name,
                  "type": min(typed, key=lambda t: (-typed[t], _type_rank(t))),
                  "aliases": sorted(set(surfaces[key]) - {name}), "paper_count": B.in_degree(node)}  # fmt: skip
         set_node_dict(B, node, CONCEPT_KEYS(attrs))
     concept_scores(B)
-    B.add_edges_from((u, v, d) for u, v, d in relation_edges(stated) if u in B and v in B)
+    edges = relation_edges(stated, node=lambda key: concept_ids.get(key) or concept_node(key))
+    B.add_edges_from((u, v, d) for u, v, d in edges if u in B and v in B)
     return B
 
 
@@ -375,11 +390,14 @@ def _first_sentence_end(text: str) -> int:
     return found.end() if found else len(text)
 
 
-def relation_edges(extractions: Iterable[Extraction]) -> list[tuple[str, str, dict]]:
+def relation_edges(
+    extractions: Iterable[Extraction], *, node: Callable[[str], str] = concept_node
+) -> list[tuple[str, str, dict]]:
     """One ``(head, tail, attributes)`` edge per concept pair that some sentence relates.
 
     ``rel`` is the relation type, ``papers`` the ids of the papers that state it (in input
     order), ``n_papers`` their number, and ``paper`` and ``sentence`` the first statement.
+    ``node`` gives a concept's node id (the graph's own string, where the caller has it).
     A graph holds one edge per ordered pair, so when sentences give one pair several types,
     the type most papers state wins (the first stated, on a tie), and of a pair stated both
     ways, the direction most papers state (:func:`one_per_pair`).
@@ -404,7 +422,7 @@ def relation_edges(extractions: Iterable[Extraction]) -> list[tuple[str, str, di
     edges = []
     for (head, tail), by_type in stated.items():
         best = max(by_type.values(), key=lambda d: len(d["papers"]))  # max keeps the first on a tie
-        edges.append((concept_node(head), concept_node(tail), {**best, "n_papers": len(best["papers"])}))
+        edges.append((node(head), node(tail), RELATION_KEYS({**best, "n_papers": len(best["papers"])})))
     return one_per_pair(edges)
 
 

@@ -89,7 +89,9 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     Parameters
     ----------
     papers
-        The validated papers; each becomes a ``Paper`` node with all its fields.
+        The validated papers; each becomes a ``Paper`` node with all its fields (its own
+        ``authors`` list, and its own ``extra`` dict where it has no categories: the graph does
+        not copy them).
     extractions
         The mentions found in each paper (matched by id; papers without one have none).
 

@@ -134,7 +134,8 @@ class LinkIndex:
                  salience=self.salience)  # fmt: skip
         nodes = {"papers": self.papers, "concepts": self.concepts, "generic": sorted(self.generic),
                  "unlinked": sorted(self.unlinked), "introduced": self.introduced}  # fmt: skip
-        (folder / "nodes.json").write_text(json.dumps(nodes, ensure_ascii=False), encoding="utf-8")
+        with (folder / "nodes.json").open("w", encoding="utf-8") as fh:
+            json.dump(nodes, fh, ensure_ascii=False)  # in pieces, not one text of them all (arXiv: 100 MB)
 
     @classmethod
     def load(cls, folder: Path) -> LinkIndex:

@@ -382,7 +382,8 @@ def state_files(folder: Path, digests: dict[str, str], index: LinkIndex) -> Path
     now 1,408), and as bytes the files' 48 MB would be held from the link stage to the store.
     """
     index.save(folder)
-    (folder / "papers.json").write_text(json.dumps(digests, ensure_ascii=False), encoding="utf-8")
+    with (folder / "papers.json").open("w", encoding="utf-8") as fh:
+        json.dump(digests, fh, ensure_ascii=False)
     return folder
 
 

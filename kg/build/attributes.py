@@ -8,6 +8,7 @@ once for all of them, and :func:`add_edge_dict` puts such a dict into a graph as
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -93,3 +94,20 @@ def set_node_dict(G: nx.Graph, n: Any, attrs: dict[str, Any]) -> None:
     for key, value in G._node[n].items():
         attrs.setdefault(key, value)
     G._node[n] = attrs
+
+
+class OneEach(dict[Any, Any]):
+    """One object for each distinct value it is called with: the first one, returned again for
+    every equal one after it (a corpus's edges repeat offsets, spellings and scores by the million,
+    each an object of its own as decoded). Floats ``0.0`` and ``-0.0`` are kept apart.
+
+    >>> one = OneEach()
+    >>> a, b = one(float("1.5")), one(float("1.5"))
+    >>> a is b, one(-0.0), len(one)
+    (True, -0.0, 2)
+    """
+
+    def __call__(self, value: Any) -> Any:
+        if value == 0 and isinstance(value, float):  # (0.0 == -0.0: a key that tells them apart)
+            return self.setdefault((value, math.copysign(1.0, value) > 0), value)
+        return self.setdefault(value, value)

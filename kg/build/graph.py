@@ -17,7 +17,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.build.attributes import SharedKeys, add_edge_dict, set_node_dict
+from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
 from kg.normalise.specificity import generic_terms, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
@@ -129,9 +129,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     # One object per value that edges by the million repeat: a salience (rounded: a few thousand
     # in a corpus), an offset, a spelling; and one id per concept, which is each of its edges' key
     # in the graph's adjacency (61,839 ACL papers: 913,331 edges).
-    scores: dict[float, float] = {}
-    offsets: dict[int, int] = {}
-    spellings: dict[str, str] = {}
+    scores, offsets, spellings = OneEach(), OneEach(), OneEach()
     concept_ids: dict[str, str] = {}
     # Each paper's extraction is let go once its edges are added (only its relations are kept), so
     # that a caller that hands over the only reference (:func:`kg.pipeline.run.build_stage`) frees
@@ -142,10 +140,10 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         found = extraction_of(paper.id)
         # One string per sentence and per role and field name: a paper's mentions and relations
         # carry each sentence as a string of their own (decoded apart), a corpus's edges by the million.
-        sentences: dict[str, str] = {}
+        sentences = OneEach()
         if found is not None:
-            stated.append(Extraction(found.id, [], [replace(r, sentence=sentences.setdefault(r.sentence, r.sentence))
-                                                    for r in found.relations]))  # fmt: skip
+            relations = [replace(r, sentence=sentences(r.sentence)) for r in found.relations]
+            stated.append(Extraction(found.id, [], relations))
         # the paper's own list of authors and (without categories) its own dict of other fields
         extra = paper.extra
         if any(k in extra for k in CATEGORY_FIELDS):
@@ -160,7 +158,7 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         for m in found.mentions if found is not None else []:
             place = 1.0 if m.field == "title" else 0.5 if m.start < first_end else 0.0
             placed[m.concept] = max(placed[m.concept], place)
-            text = spellings.setdefault(m.text, m.text)
+            text = spellings(m.text)
             # a title's spelling names a concept only when no abstract spells it ("Neural Machine
             # Translation" in title case)
             surfaces.add(m.concept, text)
@@ -178,10 +176,9 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
                 best[m.concept] = (seen[0], seen[1] + 1)
         for key, (m, count) in best.items():
             score = salience(m.role, place=placed[key], count=count, specificity=specificity(key))
-            attrs = {"rel": "MENTIONS", "role": sys.intern(m.role), "text": spellings[m.text],
-                     "sentence": sentences.setdefault(m.sentence, m.sentence), "field": sys.intern(m.field),
-                     "start": offsets.setdefault(m.start, m.start), "end": offsets.setdefault(m.end, m.end),
-                     "count": count, "salience": scores.setdefault(score, score)}  # fmt: skip
+            attrs = {"rel": "MENTIONS", "role": sys.intern(m.role), "text": spellings(m.text),
+                     "sentence": sentences(m.sentence), "field": sys.intern(m.field), "start": offsets(m.start),
+                     "end": offsets(m.end), "count": count, "salience": scores(score)}  # fmt: skip
             concept = concept_ids.get(key) or concept_ids.setdefault(key, concept_node(key))
             add_edge_dict(B, node, concept, MENTION_KEYS(attrs))
         B.nodes[node]["n_concepts"] = len(best)
@@ -315,12 +312,12 @@ def concept_scores(G: nx.DiGraph) -> None:
     """
     n_papers = sum(1 for _, kind in G.nodes(data="kind") if kind == "Paper")
     introduced = introductions(G)
-    scores: dict[float, float] = {}  # one float object per value
+    scores = OneEach()
     for n, d in G.nodes(data=True):
         if d.get("kind") == "Concept":
             run_df = min(d.get("paper_count") or 0, n_papers)
             score = round(specificity(d["key"], run_df=run_df, run_docs=n_papers), 4)
-            d["specificity"] = scores.setdefault(score, score)
+            d["specificity"] = scores(score)
             d["generic"] = worded_generic(G, n) or counted_generic(
                 d, run_df=run_df, run_docs=n_papers, introduced=introduced[n]
             )

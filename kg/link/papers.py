@@ -9,7 +9,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from kg.build.attributes import SharedKeys, add_edge_dict, set_node_dict
+from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
 from kg.normalise.specificity import reference_df, specificity
 
 #: Papers scored together; bounds the memory of one block of the paper x paper product.
@@ -152,7 +152,7 @@ def link_papers(
 
     mine: dict[int, float] = {}
     last = -1
-    rounded: dict[float, float] = {}  # one float object per weight (902,731 ACL links: 329,012 weights)
+    rounded = OneEach()  # one float object per weight (902,731 ACL links: 329,012 weights)
     firsts, seconds = np.divmod(pairs, n_papers)
     for i, j in zip(firsts.tolist(), seconds.tolist(), strict=True):  # (in order of i: each row read once)
         if i != last:
@@ -165,9 +165,8 @@ def link_papers(
         weight = sum(share[c] for c in shared)
         for at, c in enumerate(shared):  # in place: the list sorted() made has no room to spare, as one
             shared[at] = keys[c]  # that grows does (902,731 ACL links: 20 MB)
-        weight = round(weight, 6)
-        weight = rounded.setdefault(weight, weight)
-        add_edge_dict(P, u, v, LINK_KEYS({"weight": weight, "n_shared": len(shared), "shared": shared}))
+        add_edge_dict(P, u, v, LINK_KEYS({"weight": rounded(round(weight, 6)), "n_shared": len(shared),
+                                          "shared": shared}))  # fmt: skip
     return P
 
 

@@ -19,8 +19,26 @@ def ladybug_ddl() -> list[str]:
 
 def copy_from(table: str, path: str) -> str:
     """Bulk load a table from a Parquet file kg wrote itself (the path is ours, not user data)."""
+    return f"COPY {table} FROM {_quoted(path)}"
+
+
+def copy_rels_to(rel: str, path: str) -> str:
+    """Write every ``rel`` relationship to a Parquet file of kg's own: ``from``, ``to`` and its properties
+    (the columns :func:`copy_from` loads)."""
+    src, dst, props = REL_TABLES[rel]
+    cols = "".join(f", r.{p} AS {p}" for p, _ in props)
+    query = f"MATCH (a:{src})-[r:{rel}]->(b:{dst}) RETURN a.{_key(src)} AS `from`, b.{_key(dst)} AS `to`{cols}"
+    return f"COPY ({query}) TO {_quoted(path)}"
+
+
+def rel_ddl(rel: str) -> str:
+    """The ``CREATE REL TABLE`` statement of ``rel``."""
+    return next(ddl for ddl in ladybug_ddl() if ddl.startswith(f"CREATE REL TABLE IF NOT EXISTS {rel}("))
+
+
+def _quoted(path: str) -> str:
     escaped = path.replace("\\", "\\\\").replace("'", "\\'")
-    return f"COPY {table} FROM '{escaped}'"
+    return f"'{escaped}'"
 
 
 # --- Neo4j -------------------------------------------------------------------------------

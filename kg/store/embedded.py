@@ -61,9 +61,8 @@ def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | 
 
     Every table is first written out to Parquet files in ``<path>.copy/`` (removed after),
     built :data:`COPY_CHUNK` rows at a time (no whole table is held in memory at once), then
-    loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY (:data:`COPY_LIST_ROWS` where a
-    table has a list column); the store is marked complete
-    (:data:`COMPLETE`) last. ``release`` is called between the two, when the graph is no
+    loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY (a table with a list column in one);
+    the store is marked complete (:data:`COMPLETE`) last. ``release`` is called between the two, when the graph is no
     longer read: a caller that lets go of the graph there (a run does) keeps the COPYs' memory
     from coming on top of the graph's. Returns the rows written per table.
     """
@@ -315,7 +314,7 @@ def _rewrite(path: Path, rel: str, deleted: list[dict[str, Any]], added: list[di
             for chunk in _chunks(added, COPY_CHUNK):
                 yield pa.Table.from_pylist(chunk, schema=schema)
 
-        files = _parquet_files(rel, rows(), schema, COPY_LIST_ROWS, folder)
+        files = _parquet_files(rel, rows(), schema, None, folder)
         stored.unlink()
         with _connection(path) as conn:
             conn.execute(f"DROP TABLE {rel}")
@@ -341,33 +340,32 @@ COPY_CHUNK = 10_000
 #: write (150,965 arXiv papers: 845 s); one COPY of a whole table holds all its new rows in the
 #: buffer pool at once (+2.9 GB there). Half a million rows a COPY keeps both in bounds.
 COPY_ROWS = 500_000
-#: Rows loaded by one ``COPY`` into a table with a list column (``SHARES_CONCEPTS.shared``,
-#: the relations' ``papers``): a second COPY into such a table is slower by far (61,839 ACL
-#: papers, 899,686 links: 3.6 + 58.4 s in two COPYs, 6.5 s in one; the same without the list
-#: column: 1.4 + 1.9 s), so they are loaded whole up to this many rows; one COPY of 900,000
-#: links takes +418 MB, less than the second half million MENTIONS (+885 MB).
-COPY_LIST_ROWS = 2_000_000
+# A table with a list column (``SHARES_CONCEPTS.shared``, the relations' ``papers``, ``authors``,
+# ``aliases``) is loaded by one COPY, whatever its size: a second COPY into such a table is
+# slower by far (61,839 ACL papers, 899,686 links: 3.6 + 58.4 s in two COPYs, 6.5 s in one, the
+# same without the list column 1.4 + 1.9 s; 150,965 arXiv ML papers, 2,205,525 links: 11.1 +
+# 165.5 s in two, 11.7 s in one). One COPY of the arXiv links takes +562 MB; of the ACL ones +418.
 
 
 def _parquet(table: str, rows: Iterable[dict[str, Any]], props: list[tuple[str, str]], folder: Path) -> list[Path]:
-    """``rows`` of ``table`` in Parquet files in ``folder``, one COPY each: :data:`COPY_ROWS` rows a file
-    (:data:`COPY_LIST_ROWS` for a table with a list column)."""
+    """``rows`` of ``table`` in Parquet files in ``folder``, one COPY each: :data:`COPY_ROWS` rows a file,
+    or one file for a table with a list column."""
     schema = _schema(props)
     chunks = (pa.Table.from_pylist(chunk, schema=schema) for chunk in _chunks(rows, COPY_CHUNK))
-    return _parquet_files(table, chunks, schema, COPY_LIST_ROWS if _has_list(props) else COPY_ROWS, folder)
+    return _parquet_files(table, chunks, schema, None if _has_list(props) else COPY_ROWS, folder)
 
 
 def _parquet_files(
-    table: str, chunks: Iterable[pa.Table], schema: pa.Schema, per_file: int, folder: Path
+    table: str, chunks: Iterable[pa.Table], schema: pa.Schema, per_file: int | None, folder: Path
 ) -> list[Path]:
     """``chunks`` written to Parquet files ``<folder>/<table>-<n>.parquet``, a new file once one holds
-    ``per_file`` rows (one row group a chunk)."""
+    ``per_file`` rows (one row group a chunk; one file when ``per_file`` is None)."""
     files: list[Path] = []
     out: pq.ParquetWriter | None = None
     in_file = 0
     try:
         for chunk in chunks:
-            if out is None or in_file >= per_file:
+            if out is None or (per_file is not None and in_file >= per_file):
                 if out is not None:
                     out.close()
                 files.append(folder / f"{table}-{len(files)}.parquet")

@@ -132,19 +132,19 @@ def set_node_props(label: str, props: list[str]) -> str:
 def set_rel_props(rel: str, props: list[str]) -> str:
     """``UNWIND $rows`` of ``from``/``to`` keys + ``props``: set them on the existing relationships."""
     sets = ", ".join(f"r.{p} = row.{p}" for p in props)
-    return f"{_match_rel(rel)} SET {sets}"
+    return f"{match_rel(rel)} SET {sets}"
 
 
 def delete_rels(rel: str) -> str:
     """``UNWIND $rows`` of ``from``/``to`` keys: delete those relationships."""
-    return f"{_match_rel(rel)} DELETE r"
+    return f"{match_rel(rel)} DELETE r"
 
 
 def _key(label: str) -> str:
     return NODE_TABLES[label][0][0]
 
 
-def _match_rel(rel: str) -> str:
+def match_rel(rel: str) -> str:
     """``UNWIND $rows`` of ``from``/``to`` keys: the relationship ``r`` between the two.
 
     Both ends first, then the relationship between them: LadybugDB plans the pattern written

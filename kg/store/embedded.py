@@ -62,9 +62,9 @@ def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | 
     Every table is first written out to Parquet files in ``<path>.copy/`` (removed after),
     built :data:`COPY_CHUNK` rows at a time (no whole table is held in memory at once), then
     loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY (a table with a list column in one);
-    the store is marked complete (:data:`COMPLETE`) last. ``release`` is called between the two, when the graph is no
-    longer read: a caller that lets go of the graph there (a run does) keeps the COPYs' memory
-    from coming on top of the graph's. Returns the rows written per table.
+    the store is marked complete (:data:`COMPLETE`) last. ``release`` is called between the two,
+    when the graph is no longer read: a caller that lets go of the graph there (a run does) keeps
+    the COPYs' memory from coming on top of the graph's. Returns the rows written per table.
     """
     with _written(), _connection(path) as conn:
         for ddl in cypher.ladybug_ddl():

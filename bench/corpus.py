@@ -11,7 +11,9 @@ run from nothing on its first N records, so that the growth of peak memory with 
 proportional set size (PSS: shared pages counted once) of kg and its worker processes, sampled
 every 0.2 s; each run's report adds the peak resident memory of kg's own process by stage.
 
-Prints each run's figures on stderr, then one JSON line. Run:
+The runs' folder (stores, mentions files, caches: about 2 GB for the ACL corpus, 5 GB for arXiv
+ML) is removed at the end; `--keep` keeps it. Prints each run's figures on stderr, then one JSON
+line. Run:
     .venv/bin/python bench/corpus.py                     # the ACL corpus, sizes 10,000 and 50,000
     .venv/bin/python bench/corpus.py --corpus ../shared/data/arxiv-ml/arxiv-ml-abstracts.jsonl.gz \\
         --pipeline pipelines/arxiv-ml.toml
@@ -25,6 +27,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -183,8 +186,20 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="use only the first N records of the corpus")
     parser.add_argument("--sizes", default="10000,50000", help="first-N runs for memory by size ('' for none)")
     parser.add_argument("--new", type=int, default=1000, help="papers the second run adds")
+    parser.add_argument("--keep", action="store_true", help="keep the runs' folder (removed by default)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kg-bench-corpus-"))
+    try:
+        bench(args, tmp)
+    finally:
+        if args.keep:
+            print(f"the runs are in {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bench(args: argparse.Namespace, tmp: Path) -> None:
+    """The runs of :func:`main` in ``tmp``, and their figures."""
     corpus = args.corpus.resolve()
     if args.limit:
         corpus = first_records(corpus, args.limit, tmp / f"first-{args.limit}.jsonl")

@@ -1002,3 +1002,29 @@ def test_a_named_model_keeps_its_name_where_a_paper_spells_its_letters_out():
     keys = {m.concept for x in out for m in x.mentions}
     assert {"gpt", "gpt 4o", "gpt 4o mini", "bert"} <= keys, keys
     assert not [k for k in keys if "generative pretrained" in k or "representations from" in k], keys
+
+
+def test_merged_tables_choose_each_spelling_as_if_counted_anew():
+    """Merged tables start from the spellings the first tables chose and weigh only the keys merged
+    in (an incremental run): the same choice as counting every key anew, where the counts turn
+    ("data set" 3 -> 3, "dataset" 2 -> 5), tie ("meta learning"), stay, or a new name gives a key
+    another form ("wordnets", written as a name, is a "wordnet"), and after two merges."""
+    import random
+
+    from kg.normalise.run import RunTables
+
+    rng = random.Random(7)
+    words = ["data set", "dataset", "data-set", "meta learning", "metalearning", "auto encoder", "autoencoder",
+             "wordnet", "wordnets", "word nets", "transformers", "transformer"]  # fmt: skip
+    renamed = 0
+    for _ in range(300):
+        named = frozenset(rng.sample(["wordnets", "transformers", "dataset"], rng.randint(0, 1)))
+        old = RunTables(counts={w: rng.randint(1, 4) for w in rng.sample(words, 7)}, named=named)
+        _ = old.closed  # as an update has it: decided before the new papers come
+        names = frozenset(rng.sample(["wordnets", "transformers"], rng.randint(0, 1)))
+        grown = old.merged(RunTables(counts={w: rng.randint(1, 3) for w in rng.sample(words, 3)}, named=names))
+        grown = grown.merged(RunTables(counts={w: rng.randint(1, 2) for w in rng.sample(words, 2)}))
+        assert grown.grown_from is not None and grown.grown_from[0] is old
+        assert grown.closed == RunTables(counts=grown.counts, named=grown.named).closed
+        renamed += grown.named != old.named
+    assert 50 < renamed < 250

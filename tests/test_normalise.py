@@ -1028,3 +1028,5 @@ def test_merged_tables_choose_each_spelling_as_if_counted_anew():
         assert grown.closed == RunTables(counts=grown.counts, named=grown.named).closed
         renamed += grown.named != old.named
     assert 50 < renamed < 250
+    # a whole run's keys merged into tables of definitions alone: nothing to start from, no set of keys held
+    assert RunTables().merged(RunTables(counts={"dataset": 1})).grown_from is None

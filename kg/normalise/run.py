@@ -191,10 +191,11 @@ class RunTables:
         counts = dict(self.counts)
         for key, n in other.counts.items():
             counts[key] = counts.get(key, 0) + n
-        if self.grown_from is None or "closed" in self.__dict__:
-            grown_from = (self, frozenset(other.counts))
-        else:  # (not these tables, which would live on with all their counts)
-            grown_from = (self.grown_from[0], self.grown_from[1] | other.counts.keys())
+        # (past these tables to the ones they were merged from: these would live on with all their counts)
+        base, merged = (self, frozenset()) if self.grown_from is None or "closed" in self.__dict__ else self.grown_from
+        merged = merged.union(other.counts)
+        # only where few keys are merged in (an update's new papers), not a whole run's on no counts
+        grown_from = (base, merged) if len(merged) < len(base.counts) else None
         return RunTables(
             _summed(self.definitions, other.definitions),
             counts,

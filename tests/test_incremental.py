@@ -164,10 +164,22 @@ def test_the_updated_store_matches_a_rebuilt_one(grown, stores):
 
 def test_pages_of_an_update_are_drawn_from_the_store(grown, tmp_path):
     _, _, _, out, _ = grown
+    _assert_pages_of_the_store(out, ["concepts"], tmp_path)
+
+
+def _assert_pages_of_the_store(out, views, tmp_path):
+    """The pages an update drew (from what the store holds for them) are the pages of the whole
+    stored graph read back."""
+    from kg.viz import concept_map, paper_map
+
     G = read_embedded(out / "kg.lbug")
-    write_html(full_view(G), tmp_path / "graph.html", G=G, title="kg knowledge graph", max_nodes=2000)
-    assert (out / "graph.html").read_text(encoding="utf-8") == (tmp_path / "graph.html").read_text(encoding="utf-8")
-    assert (out / "concepts.html").stat().st_mtime >= (out / "kg.lbug").stat().st_mtime
+    pages = {"graph": (full_view(G), "kg knowledge graph", {})}
+    for name in views:
+        view = concept_map(G) if name == "concepts" else paper_map(G)
+        pages[name] = (view, f"kg knowledge graph: {name}", {"colour_by": "community"})
+    for name, (H, title, how) in pages.items():
+        whole = write_html(H, tmp_path / f"{name}.html", G=G, title=title, max_nodes=2000, **how).path
+        assert (out / f"{name}.html").read_text(encoding="utf-8") == whole.read_text(encoding="utf-8"), name
 
 
 def _sources_pipeline(tmp_path, name, sources):
@@ -184,7 +196,7 @@ def _sources_pipeline(tmp_path, name, sources):
 
 def test_sources_read_before_are_not_read_again(tmp_path):
     """A new file of papers: the unchanged one is not parsed again, and nothing differs from a fresh run."""
-    grow = [*ON, "update.refresh=1"]
+    grow = [*ON, "update.refresh=1", 'viz.views=["concepts", "papers"]']
     twin = {**json.loads(LINES[1]), "id": "twin-of-1"}  # the same title: merged into it
     old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
     old.write_text("".join([*LINES[:40], "{not json\n", json.dumps(twin) + "\n", '{"id": "x", "title": "t"}\n']))
@@ -212,6 +224,7 @@ def test_sources_read_before_are_not_read_again(tmp_path):
     grew = run_pipeline(load_pipeline_file(path, grow))
     fresh = run_pipeline(load_pipeline_file(fresh_path, grow))
     assert grew.update == {"mode": "incremental", "reason": "", "papers_added": 5, "sources_not_read": 1}
+    _assert_pages_of_the_store(out, ["concepts", "papers"], tmp_path)
     assert grew.records == fresh.records and (out / "r.jsonl").read_text() == (fresh_out / "r.jsonl").read_text()
 
     # a paper already read, in a new file: every file is read again, as a fresh run would
@@ -269,18 +282,6 @@ def test_an_update_that_fails_changes_nothing_and_the_next_run_makes_it(tmp_path
     assert rerun.cache == {"hits": 5, "extracted": 0}
     assert sum(1 for _, kind in read_embedded(out / "kg.lbug").nodes(data="kind") if kind == "Paper") == 45
     assert len((out / "m.jsonl").read_text(encoding="utf-8").splitlines()) == 45
-
-
-def test_pages_are_written_side_by_side_and_failures_surface():
-    from kg.pipeline.run import _side_by_side
-
-    assert _side_by_side([lambda: 1, lambda: 2, lambda: 3]) == [1, 2, 3]
-
-    def broken():
-        raise ValueError("no room for the page")
-
-    with pytest.raises(ValueError, match="no room"):
-        _side_by_side([lambda: 1, broken])
 
 
 def _untyped(mentions: dict) -> dict:

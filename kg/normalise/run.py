@@ -193,9 +193,9 @@ class RunTables:
             counts[key] = counts.get(key, 0) + n
         # (past these tables to the ones they were merged from: these would live on with all their counts)
         base, merged = (self, frozenset()) if self.grown_from is None or "closed" in self.__dict__ else self.grown_from
-        merged = merged.union(other.counts)
         # only where few keys are merged in (an update's new papers), not a whole run's on no counts
-        grown_from = (base, merged) if len(merged) < len(base.counts) else None
+        few = len(merged) + len(other.counts) < len(base.counts)
+        grown_from = (base, merged.union(other.counts)) if few else None
         return RunTables(
             _summed(self.definitions, other.definitions),
             counts,

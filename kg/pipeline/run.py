@@ -581,19 +581,12 @@ def _let_go_of_graph(run: _Run) -> None:
 
 def visualise_stage(run: _Run) -> int | None:
     """The pages of a full run, drawn from its graph before the store stage lets go of it."""
-    spec, G, html = run.spec, run.G, run.spec.outputs.html
-    if not html or (run.update and spec.outputs.store):
+    spec, G = run.spec, run.G
+    if not spec.outputs.html or (run.update and spec.outputs.store):
         return None
-    H, score, total = full_view_top(G, spec.viz.max_nodes)
-    shown = write_html(H, run.staged.path(html), G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
-                       score=score, total=total).nodes  # fmt: skip
-    run.report.outputs["html"] = str(html)
+    shown = _graph_page(run, *full_view_top(G, spec.viz.max_nodes), G)
     for name in spec.viz.views:
-        page = html.with_name(f"{name}.html")
-        H = concept_map(G) if name == "concepts" else paper_map(G)
-        shown += write_html(H, run.staged.path(page), G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
-                            max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
-        run.report.outputs[f"html_{name}"] = str(page)
+        shown += _view_page(run, name, concept_map(G) if name == "concepts" else paper_map(G), G)
     return shown
 
 
@@ -606,28 +599,41 @@ def visualise_stored_stage(run: _Run) -> int | None:
     arXiv ML ones: 31-34 s and 4.8 GB in kg's process, against 37-40 s and 4.7 + 3.7 GB in two
     processes side by side, each reading its own).
     """
-    spec, html = run.spec, run.spec.outputs.html
-    if not (html and run.update and spec.outputs.store):
+    spec = run.spec
+    if not (spec.outputs.html and run.update and spec.outputs.store):
         return None
     store = run.staged.path(spec.outputs.store)
-    title, cap = spec.viz.title, spec.viz.max_nodes
     with reader(store) as query:
-        read = page_graph(lambda q, p: query(q, p).rows, max_nodes=cap,
+        read = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes,
                           views=["graph", *(name for name in spec.viz.views if name != "papers")])  # fmt: skip
-    run.report.outputs["html"] = str(html)
-    pages: dict[str, Path] = {name: html.with_name(f"{name}.html") for name in spec.viz.views}
-    run.report.outputs.update({f"html_{name}": str(page) for name, page in pages.items()})
-    H, score, total = read.views.pop("graph")
-    shown = write_html(H, run.staged.path(html), G=read.G, title=title, max_nodes=cap, score=score, total=total).nodes
+    shown = _graph_page(run, *read.views.pop("graph"), read.G)
     for name, (H, _, _) in read.views.items():
-        shown += write_html(H, run.staged.path(pages[name]), G=read.G, title=f"{title}: {name}",
-                            colour_by="community", max_nodes=cap).nodes  # fmt: skip
-    del read, H
-    if "papers" in pages:  # the paper map needs every link
+        shown += _view_page(run, name, H, read.G)
+    del read
+    if "papers" in spec.viz.views:  # the paper map needs every link
         G = read_embedded(store)
-        shown += write_html(paper_map(G), run.staged.path(pages["papers"]), G=G, title=f"{title}: papers",
-                            colour_by="community", max_nodes=cap).nodes  # fmt: skip
+        shown += _view_page(run, "papers", paper_map(G), G)
     return shown
+
+
+def _graph_page(run: _Run, H: nx.Graph, score: dict[str, float] | None, total: int, G: nx.DiGraph) -> int:
+    """Write the run's graph page: view ``H`` (its nodes' ``score``, ``total`` nodes in the whole view),
+    panels from ``G``. Returns the nodes drawn."""
+    spec, html = run.spec, run.spec.outputs.html
+    assert html is not None
+    run.report.outputs["html"] = str(html)
+    return write_html(H, run.staged.path(html), G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
+                      score=score, total=total).nodes  # fmt: skip
+
+
+def _view_page(run: _Run, name: str, H: nx.Graph, G: nx.DiGraph) -> int:
+    """Write the page of the view ``name`` (``H``, panels from ``G``) beside the graph page."""
+    spec, html = run.spec, run.spec.outputs.html
+    assert html is not None
+    page = html.with_name(f"{name}.html")
+    run.report.outputs[f"html_{name}"] = str(page)
+    return write_html(H, run.staged.path(page), G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
+                      max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
 
 
 def report_stage(run: _Run) -> int | None:

@@ -151,6 +151,23 @@ def test_a_concept_of_most_papers_names_no_community():
     assert everything.label == "large language model"
 
 
+def test_each_community_is_named_first_by_a_concept_no_larger_one_leads_with():
+    """The arXiv ML map drew three circles labelled "large language models": a circle shows the first
+    concept of its community's name, and LLMs came first in the names of three communities."""
+    G = nx.DiGraph()
+    mentions = {"large language model": range(11), "agent": range(3), "mathematical reasoning": range(6, 8),
+                "x": range(11, 18), "y": range(18, 25)}  # fmt: skip
+    for name, papers in mentions.items():
+        G.add_node(_key(name), kind="Concept", name=name, key=name)
+        G.add_edges_from(((f"paper:p{i}", _key(name)) for i in papers), rel="MENTIONS")
+    membership = {f"paper:p{i}": 0 if i < 6 else 1 if i < 11 else 2 if i < 18 else 3 for i in range(25)}
+    agents, reasoning, *_ = name_communities("Paper", membership, G)
+    assert agents.label == "large language model, agent"
+    # LLMs still score first in the second community, which its own concept now leads
+    assert reasoning.label == "mathematical reasoning, large language model"
+    assert reasoning.top == (_key("mathematical reasoning"), _key("large language model"))
+
+
 def test_a_metric_names_a_community_last():
     """The arXiv sample's concept map named a community "accuracy, transformer, convolutional neural
     networks", and a map of papers "web agents, success rates": a metric says how work is scored."""

@@ -211,6 +211,24 @@ def test_a_page_read_from_the_store_equals_one_drawn_from_the_whole_graph(sample
     assert page.read_text(encoding="utf-8") == whole.path.read_text(encoding="utf-8")
 
 
+def test_a_map_whose_kept_nodes_are_all_concepts_says_its_circles_are_communities_of_papers(sample_graph, tmp_path):
+    """The arXiv ML page keeps its 2,000 most important nodes, all concepts, and opens as the map of
+    the whole view's communities of papers; its note said "each circle is a community of concepts
+    (size: its concepts ...)"."""
+    from kg.viz.overview import map_of_view
+
+    H = full_view(sample_graph)
+    concepts = sorted((n for n, d in H.nodes(data=True) if d["kind"] != "Paper"), key=lambda n: (-H.degree(n), n))
+    S = H.subgraph(concepts[:300]).copy()
+    S.graph["map"] = map_of_view(H)
+    score = {n: float(H.degree(n)) for n in S}
+    result = write_html(S, tmp_path / "page.html", G=sample_graph, max_nodes=300, score=score,
+                        total=H.number_of_nodes(), overview_above=100)  # fmt: skip
+    assert result.communities > 1
+    note = re.search(r'<p id="map-note">(.*?)</p>', result.path.read_text(encoding="utf-8")).group(1)
+    assert "each circle is a community of papers with their concepts (size: its papers" in note
+
+
 def test_a_map_of_a_view_too_big_to_draw_is_the_map_of_the_whole_view(sample_run, sample_graph, tmp_path, browser):
     """A page that keeps 300 of the view's nodes and opens as a map maps all the view's papers and concepts
     (not only the kept ones), whether drawn from the whole graph or read from the store (kg.viz.stored)."""

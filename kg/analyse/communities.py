@@ -18,6 +18,10 @@ from kg.memory import give_back_memory
 #: (any concept may, in a community where none is mentioned so often).
 NAMING_PAPERS = 2
 
+#: How far down its ranked concepts a community's name may look for a first concept that no larger
+#: community's name starts with (:func:`_named`).
+LEAD_SEARCH = 5
+
 #: Links handed to igraph at a time (:func:`louvain`).
 EDGE_CHUNK = 65_536
 
@@ -111,7 +115,8 @@ def communities(
     member papers that mention the concept (at least two when the community has such
     concepts). A concept linked everywhere scores near zero however big it is, so a label
     names what sets the community apart, not the corpus's commonest words (a tf-idf of
-    concepts over communities, in effect); generic concepts never name one.
+    concepts over communities, in effect); generic concepts never name one. A name starts with a
+    concept no larger community's name starts with, where one of its best few is such a concept.
 
     Parameters
     ----------
@@ -211,6 +216,7 @@ def _named(
     # "post-training quantization"
     common = {c for c, w in overall.items() if w > grand / 2} if kind == "Paper" else set()
     result = []
+    leads: set[str] = set()  # the concepts the larger communities' names start with
     for number in sorted(sizes):
         ranked = _characteristic(inside.get(number, {}), overall, totals[number], totals[number] / grand, min_inside)
         # generic concepts ("computational cost", "experimental result") name nothing in particular
@@ -218,7 +224,17 @@ def _named(
         # a metric says how the work is scored, not what it is about: it names a community last
         # ("accuracy, transformer, convolutional neural networks" had named the arXiv sample's)
         ranked.sort(key=lambda c: c in G and G.nodes[c].get("type") in UNLINKED_TYPES)
-        top = _distinct((c for c in ranked if c not in common), G, label_size) or _distinct(ranked, G, label_size)
+        more = _distinct((c for c in ranked if c not in common), G, label_size + LEAD_SEARCH) or _distinct(
+            ranked, G, label_size + LEAD_SEARCH
+        )
+        top = more[:label_size]
+        # a page's map labels each community's circle with the first concept of its name: that
+        # one is its own ("large language models" had begun the names of three communities of
+        # the arXiv ML corpus, "..., mathematical reasoning" and "..., machine translation" among them)
+        lead = next((c for c in more if c not in leads), None)
+        if lead is not None and top and lead != top[0]:
+            top = [lead, *(c for c in top if c != lead)][:label_size]
+        leads.update(top[:1])
         label = ", ".join(_name(G, c) for c in top)
         result.append(Community(number=number, size=sizes[number], label=label, top=tuple(top)))
     return result

@@ -169,7 +169,8 @@ def write_html(
         omitted=omitted,
         total=H.number_of_nodes() + omitted,
         centre=centre,
-        mapped=_map_note(kinds) if mapped else None,
+        # a whole view's map is of its communities of papers, whatever kinds of node the page kept
+        mapped=_map_note({"Paper", "Concept"} if whole_map else kinds) if mapped else None,
         mapped_nodes=whole if whole_map else H.number_of_nodes(),  # what the circles count
         note=H.graph.get("note"),
         empty=empty,

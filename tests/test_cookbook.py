@@ -186,9 +186,10 @@ def test_a_cookbook_table_is_drawn_the_same_from_both_stores(sample_run, neo4j_s
     assert sorted(map(sorted, from_embedded.edges)) == sorted(map(sorted, from_neo4j.edges))
 
 
-def test_related_papers_leaves_out_what_links_no_papers():
-    # the types kg.link leaves out of paper links are those the query leaves out
+@pytest.mark.parametrize("name", ["related_papers", "bridge_by_community"])
+def test_related_papers_and_bridges_leave_out_what_links_no_papers(name):
+    # the types kg.link leaves out of paper links (and the report out of its bridges) are those the query leaves out
     from kg.link.papers import UNLINKED_TYPES
 
-    text = cookbook.load("related_papers").text
+    text = cookbook.load(name).text
     assert "c.generic" in text and all(f"<> '{t}'" in text for t in UNLINKED_TYPES)

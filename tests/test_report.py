@@ -113,7 +113,7 @@ def test_report_of_a_graph_without_years_or_links(tmp_path):
     assert "Graph views" not in html
 
 
-def test_a_metric_every_paper_reports_is_not_a_central_concept(tmp_path):
+def test_a_metric_every_paper_reports_is_not_a_central_concept_nor_a_bridge(tmp_path):
     """A metric co-occurs with whatever it scores: on the arXiv ML corpus "accuracy" was the second
     most central concept of the report, "F1" the eighth on ACL's. It says how work is scored, not
     what it is about: it links no papers and the central concepts leave it out too."""
@@ -126,6 +126,10 @@ def test_a_metric_every_paper_reports_is_not_a_central_concept(tmp_path):
     central = md.split("## The most central concepts and papers", 1)[1].split("| paper |", 1)[0]
     assert "| machine translation |" in central and "| named entity recognition |" in central
     assert "accuracy" not in central
+    # nor is it a bridge between them: half the arXiv ML report's bridges were metrics ("inference
+    # time", "average accuracy", "scalability"), which reach every community they score
+    assert "concept:accuracy" in {b.node for b in a.bridges}
+    assert "accuracy" not in md.split("## Bridge concepts", 1)[1].split("\n## ", 1)[0]
 
 
 def test_a_one_year_corpus_shows_no_trends(tmp_path):

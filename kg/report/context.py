@@ -181,6 +181,8 @@ class _Facts:
         return not self.concepts.get(n, {}).get("generic")
 
     def _central(self, n: str) -> bool:
+        """What the central concepts and the bridges list: specific concepts, not metrics (a metric
+        co-occurs with whatever it scores, so it is central to and reaches every community)."""
         return self.specific(n) and self.type(n) not in UNLINKED_TYPES
 
     def corpus(self) -> dict[str, Any]:
@@ -299,7 +301,7 @@ class _Facts:
                 "reach": [self.concept_labels.get(k, str(k)) for k in b.communities[:4]],
                 "more": max(0, len(b.communities) - 4),
             }
-            for b in [b for b in self.a.bridges if self.specific(b.node)][:TOP]
+            for b in [b for b in self.a.bridges if self._central(b.node)][:TOP]
         ]
 
     def pairs(self) -> list[dict[str, Any]]:

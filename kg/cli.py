@@ -462,7 +462,7 @@ def viz(
         else:
             from kg.store import reader
 
-            with reader(db) as run_query:
+            with reader(db, tuples=True) as run_query:
                 pages = page_graph(lambda q, p: run_query(q, p).rows, max_nodes=max_nodes, views=[view])
         H, score, total = pages.views[view]
         result = write_html(H, out, G=pages.G, title=title or f"kg: {view} view", colour_by=colour,

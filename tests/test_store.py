@@ -188,6 +188,22 @@ def test_queries_answer_the_readme_questions(tmp_path, graph):
     assert related.rows[0][:2] == ["p2", 2]
 
 
+def test_kgs_own_reads_get_the_same_rows_as_tuples(tmp_path, graph):
+    """A user's query gets lists; kg's bulk reads (pages, read_embedded) the same values in tuples."""
+    from kg.store import reader
+
+    db = tmp_path / "kg.lbug"
+    write_embedded(graph, db)
+    queries = ["MATCH (c:Concept) RETURN c.key, c.aliases, c.paper_count ORDER BY c.key",  # in bulk, through Arrow
+               "MATCH (p:Paper)-[m:MENTIONS]->(c:Concept) RETURN p, m ORDER BY p.id, c.key"]  # row by row  # fmt: skip
+    with reader(db) as lists, reader(db, tuples=True) as tuples:
+        for q in queries:
+            as_lists, as_tuples = lists(q).rows, tuples(q).rows
+            assert as_lists and all(type(row) is list for row in as_lists)
+            assert all(type(row) is tuple for row in as_tuples)
+            assert [list(row) for row in as_tuples] == as_lists
+
+
 def test_user_values_are_parameters_not_cypher(tmp_path, graph):
     db = tmp_path / "kg.lbug"
     write_embedded(graph, db)

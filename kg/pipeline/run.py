@@ -603,7 +603,7 @@ def visualise_stored_stage(run: _Run) -> int | None:
     if not (spec.outputs.html and run.update and spec.outputs.store):
         return None
     store = run.staged.path(spec.outputs.store)
-    with reader(store) as query:
+    with reader(store, tuples=True) as query:
         read = page_graph(lambda q, p: query(q, p).rows, max_nodes=spec.viz.max_nodes,
                           views=["graph", *(name for name in spec.viz.views if name != "papers")])  # fmt: skip
     shown = _graph_page(run, *read.views.pop("graph"), read.G)

@@ -127,7 +127,7 @@ def rel_rows(G: nx.DiGraph, rel: str) -> Iterator[dict[str, Any]]:
         yield row
 
 
-def graph_from_queries(run: Callable[[str], list[list[Any]]]) -> nx.DiGraph:
+def graph_from_queries(run: Callable[[str], list[Any]]) -> nx.DiGraph:
     """Rebuild the networkx knowledge graph from a store, given a function that runs a query.
 
     The inverse of :func:`node_rows` and :func:`rel_rows`; the same Cypher works on every store.

@@ -27,7 +27,7 @@ from kg.viz.overview import whole_map
 from kg.viz.views import concept_map
 
 #: ``run(query, params)`` -> rows: a query function of either store.
-Run = Callable[[str, dict[str, Any]], list[list[Any]]]
+Run = Callable[[str, dict[str, Any]], list[Any]]
 
 
 @dataclass

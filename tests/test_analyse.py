@@ -152,8 +152,8 @@ def test_a_concept_of_most_papers_names_no_community():
 
 
 def test_each_community_is_named_first_by_a_concept_no_larger_one_leads_with():
-    """The arXiv ML map drew three circles labelled "large language models": a circle shows the first
-    concept of its community's name, and LLMs came first in the names of three communities."""
+    """The arXiv ML map drew two circles labelled "large language models": a circle shows the first
+    concept of its community's name, and LLMs came first in the names of two communities."""
     G = nx.DiGraph()
     mentions = {"large language model": range(11), "agent": range(3), "mathematical reasoning": range(6, 8),
                 "x": range(11, 18), "y": range(18, 25)}  # fmt: skip

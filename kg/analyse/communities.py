@@ -229,8 +229,8 @@ def _named(
         )
         top = more[:label_size]
         # a page's map labels each community's circle with the first concept of its name: that
-        # one is its own ("large language models" had begun the names of three communities of
-        # the arXiv ML corpus, "..., mathematical reasoning" and "..., machine translation" among them)
+        # one is its own ("large language models" had begun the names of two communities of the
+        # arXiv ML corpus, "..., mathematical reasoning" and "..., machine translation")
         lead = next((c for c in more if c not in leads), None)
         if lead is not None and top and lead != top[0]:
             top = [lead, *(c for c in top if c != lead)][:label_size]

@@ -204,6 +204,23 @@ def test_kgs_own_reads_get_the_same_rows_as_tuples(tmp_path, graph):
             assert [list(row) for row in as_tuples] == as_lists
 
 
+def test_a_call_run_in_a_process_of_its_own_gives_its_result_or_its_error(tmp_path):
+    """An update writes the links' table anew in a new Python process while its transaction is
+    checkpointed (kg.store.embedded._elsewhere): its result, its error, or that it died, come back."""
+    import json
+    import os
+
+    from kg.errors import StoreError
+    from kg.store.embedded import _elsewhere
+
+    with _elsewhere(tmp_path / "pid", os.getpid) as pid:
+        assert pid() != os.getpid()
+    with _elsewhere(tmp_path / "bad", json.loads, "{") as bad, pytest.raises(json.JSONDecodeError):
+        bad()
+    with _elsewhere(tmp_path / "died", os._exit, 3) as died, pytest.raises(StoreError, match="exit code 3"):
+        died()
+
+
 def test_user_values_are_parameters_not_cypher(tmp_path, graph):
     db = tmp_path / "kg.lbug"
     write_embedded(graph, db)

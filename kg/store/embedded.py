@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import pickle
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -243,16 +247,18 @@ def _apply(source: Path, tmp: Path, delta: GraphDelta, counts: dict[str, int]) -
     for 1,000 new arXiv ML papers, beside the 5 s of reading and filtering 2.2 million links)."""
     rewritten = _rewritten(delta)
     folder = Path(str(tmp) + ".copy")
-    # (the process ends before its folder goes, whatever happens)
-    with _removed(folder), _process(bool(rewritten)) as pool:
-        anew = {rel: pool.submit(_anew, source, rel, delta.rel_deletes.get(rel, []), delta.rels.get(rel, []), folder)
+    with _removed(folder), ExitStack() as running:  # (the processes end before their folder goes)
+        if rewritten:
+            folder.mkdir()
+        anew = {rel: running.enter_context(_elsewhere(folder / rel, _anew, source, rel, delta.rel_deletes.get(rel, []),
+                                                      delta.rels.get(rel, []), folder))
                 for rel in rewritten}  # fmt: skip
         _transaction(tmp, delta, rewritten, counts)
         for rel, files in anew.items():
             with _connection(tmp) as conn:
                 conn.execute(f"DROP TABLE {rel}")
                 conn.execute(cypher.rel_ddl(rel))
-            _copy(tmp, rel, files.result())
+            _copy(tmp, rel, files())
             counts[f"{rel} deleted"], counts[rel] = len(delta.rel_deletes.get(rel, [])), len(delta.rels.get(rel, []))
     if rewritten:
         with _connection(tmp) as conn:
@@ -295,17 +301,44 @@ def _transaction(tmp: Path, delta: GraphDelta, rewritten: list[str], counts: dic
 
 
 @contextmanager
-def _process(needed: bool) -> Iterator[Any]:
-    """A pool of one process of its own (started fresh, not forked from a process that holds
-    LadybugDB's threads), if ``needed``."""
-    if not needed:
-        yield None
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def _elsewhere(work: Path, fn: Callable[..., Any], *args: Any) -> Iterator[Callable[[], Any]]:
+    """``fn(*args)`` run in a new Python process (:func:`_serve`) while the block
+    runs: yields a function that waits for its result, or raises its error. ``work`` is a path
+    prefix for the call and its result. A new interpreter, not :mod:`multiprocessing`: a forked
+    one would share the pages this process writes meanwhile, and a spawned one would run a user's
+    script again if it has no ``if __name__ == "__main__"`` guard. The process is ended on leaving
+    the block."""
+    call, result = Path(f"{work}.call"), Path(f"{work}.result")
+    call.write_bytes(pickle.dumps((fn.__module__, fn.__name__, args, str(result)), pickle.HIGHEST_PROTOCOL))
+    serve = "import sys; from pathlib import Path; from kg.store.embedded import _serve; _serve(Path(sys.argv[1]))"
+    # the same kg, wherever it is (-P: not one in the working folder)
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    process = subprocess.Popen([sys.executable, "-P", "-c", serve, str(call)], stdin=subprocess.DEVNULL, env=env)
 
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool
+    def wait() -> Any:
+        if process.wait() != 0 or not result.exists():
+            raise StoreError(f"a process kg started to write the store stopped (exit code {process.returncode})")
+        ok, value = pickle.loads(result.read_bytes())
+        if not ok:
+            raise value
+        return value
+
+    try:
+        yield wait
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _serve(call: Path) -> None:
+    """Run the call :func:`_elsewhere` wrote to ``call``, and write its result, or error, where it asks."""
+    module, name, args, result = pickle.loads(call.read_bytes())
+    try:
+        out: tuple[bool, Any] = (True, getattr(importlib.import_module(module), name)(*args))
+    except Exception as exc:  # handed back to the caller, which raises it
+        out = (False, exc)
+    Path(result).write_bytes(pickle.dumps(out, pickle.HIGHEST_PROTOCOL))
 
 
 @contextmanager
@@ -334,15 +367,14 @@ def _rewritten(delta: GraphDelta) -> list[str]:
 def _anew(
     source: Path, rel: str, deleted: list[dict[str, Any]], added: list[dict[str, Any]], folder: Path
 ) -> list[Path]:
-    """The ``rel`` table of the database at ``source`` written anew to Parquet files in ``folder``
-    (made if need be), to be loaded with ``COPY`` as a new store's tables are (:func:`_copy`): what
-    the table holds (exported) but the ``deleted`` pairs, then the ``added`` rows."""
+    """The ``rel`` table of the database at ``source`` written anew to Parquet files in ``folder``,
+    to be loaded with ``COPY`` as a new store's tables are (:func:`_copy`): what the table holds
+    (exported) but the ``deleted`` pairs, then the ``added`` rows."""
     import ladybug
 
     props = [("from", "STRING"), ("to", "STRING"), *REL_TABLES[rel][2]]
     schema = _schema(props)
     gone = {(row["from"], row["to"]) for row in deleted}
-    folder.mkdir(exist_ok=True)
     stored = folder / f"{rel}-stored.parquet"
     db = ladybug.Database(str(source), read_only=True, max_num_threads=1)
     try:

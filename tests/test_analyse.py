@@ -168,6 +168,31 @@ def test_each_community_is_named_first_by_a_concept_no_larger_one_leads_with():
     assert reasoning.top == (_key("mathematical reasoning"), _key("large language model"))
 
 
+def test_a_concept_name_too_long_for_a_community_name_is_said_by_its_acronym():
+    """The arXiv ML map had a circle "reinforcement learning from human feedb…": a name over 40
+    characters was cut. It is said by an acronym among the concept's aliases, or cut if it has none;
+    the pages drawn from a store name it so too (kg.viz.stored)."""
+    from kg.viz.stored import _paper_labels
+
+    rlhf, other = "reinforcement learning from human feedback", "x" * 38 + " feedback learning"
+    aliases = {rlhf: ["RL from human feedback", "RLHF", "RL", "RLHF LLMs"], other: ["Feedback learning"]}
+    G = nx.DiGraph()
+    for name, papers in ((rlhf, range(5)), (other, range(5, 10))):
+        G.add_node(_key(name), kind="Concept", name=name, key=name, aliases=aliases[name])
+        G.add_edges_from(((f"paper:p{i}", _key(name)) for i in papers), rel="MENTIONS")
+    membership = {f"paper:p{i}": i // 5 for i in range(10)}
+    assert [c.label for c in name_communities("Paper", membership, G)] == ["RLHF", other[:39] + "…"]
+
+    def run(query, params):  # what a store answers (kg.viz.stored's queries)
+        d = {k: G.nodes[_key(k)] for k in params["keys"]}
+        if "c.aliases" in query:
+            return [(k, d[k]["aliases"]) for k in d]
+        return [(k, d[k]["name"], False, "Technique") for k in d]
+
+    mentions = [(k, _key(name), 5) for k, name in enumerate((rlhf, other))]
+    assert _paper_labels(run, {0: 5, 1: 5}, mentions) == {0: "RLHF", 1: other[:39] + "…"}
+
+
 def test_a_metric_names_a_community_last():
     """The arXiv sample's concept map named a community "accuracy, transformer, convolutional neural
     networks", and a map of papers "web agents, success rates": a metric says how work is scored."""

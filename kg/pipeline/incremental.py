@@ -399,7 +399,8 @@ def save(store: Path, *, fingerprint: str, files: Path, counts: dict[str, Any],
     folder.mkdir(parents=True, exist_ok=True)
     for path in sorted(files.iterdir()):
         shutil.copyfile(path, folder / path.name)
-    (folder / TABLES_FILE).write_text(json.dumps(tables.to_dict(), ensure_ascii=False), encoding="utf-8")
+    with (folder / TABLES_FILE).open("w", encoding="utf-8") as fh:
+        json.dump(tables.to_dict(), fh, ensure_ascii=False, sort_keys=True)
     (folder / REJECTS_FILE).write_text("".join(rejects), encoding="utf-8")
     read = {"fingerprint": read_fingerprint, "sources": [asdict(s) for s in sources]}
     (folder / SOURCES_FILE).write_text(json.dumps(read, ensure_ascii=False), encoding="utf-8")

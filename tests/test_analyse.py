@@ -407,6 +407,29 @@ def test_method_problem_pairs(two_fields):
     assert all(p.papers >= 2 for p in pairs)
 
 
+def test_the_analytics_pairs_name_each_concept_twice_at_most_and_no_concept_with_its_narrower_name():
+    # arXiv ML: 13 of the report's 15 pairs were "large language models" with one problem or
+    # another, and one paired "unlearning" with "machine unlearning"
+    llm, rag = ("large language models", "Technique"), ("retrieval-augmented generation", "Technique")
+    problems = [(name, "Problem") for name in ("reasoning", "code generation", "question answering", "translation")]
+    items = [_paper(f"llm{i}", 2024, [llm, *problems]) for i in range(9)]
+    items += [_paper(f"rag{i}", 2024, [rag, ("retrieval", "Problem"), problems[2]]) for i in range(3)]
+    items += [_paper(f"mu{i}", 2024, [("unlearning", "Technique"), ("machine unlearning", "Problem"),
+                                      ("privacy", "Problem")]) for i in range(4)]  # fmt: skip
+    G = _graph(items)
+    everything = method_problem_pairs(G, limit=100)
+    assert [(p.method, p.problem) for p in everything[:4]] == [(_key(llm[0]), _key(name)) for name, _ in
+                                                               sorted(problems)]  # fmt: skip
+    G.nodes[_key("privacy")]["generic"] = True
+    pairs = [(p.method, p.problem, p.papers) for p in analyse(G).pairs]
+    assert pairs == [
+        (_key(llm[0]), _key("code generation"), 9),
+        (_key(llm[0]), _key("question answering"), 9),
+        (_key(rag[0]), _key("question answering"), 3),
+        (_key(rag[0]), _key("retrieval"), 3),
+    ]
+
+
 # annotate ----------------------------------------------------------------------------------
 
 

@@ -60,6 +60,7 @@ def test_report_sections(evil_graph, tmp_path):
         assert f">{heading}</h2>" in html
     assert "Data quality" not in html  # no run report given
     assert "prompting" in html  # new in 2023: emerging
+    assert " in 1 venue: " in html
     assert "machine translation" in html and "named entity recognition" in html
 
 
@@ -68,6 +69,7 @@ def test_markdown_escapes_markup_and_keeps_tables_whole(evil_graph, tmp_path):
     assert md.startswith("# What the graph tells: kg\n")
     assert "<script>" not in md and "<img" not in md and "&lt;script&gt;" in md
     assert "[Concept map](concepts.html)" in md
+    assert " in 1 venue: " in md  # (not "1 venues")
     assert r"\*bold\*" in md and r"\[link\](https://evil.example)" in md
     # Every row of a table has as many cells as its header: escaped pipes do not split cells.
     for block in re.split(r"\n\s*\n", md):

@@ -23,6 +23,8 @@ from kg.memory import give_back_memory
 log = logging.getLogger(__name__)
 
 _NO_YEARS: dict[int, int] = {}
+#: In how many of the analytics' method-problem pairs one concept can be (:func:`method_problem_pairs`).
+PAIRS_PER_CONCEPT = 2
 
 #: Node properties :func:`annotate` writes, by node label, with their Python types.
 CONCEPT_PROPERTIES: dict[str, str] = {
@@ -54,7 +56,8 @@ class Analytics:
     bridges: list[Bridge]
     #: Papers per year, each concept's yearly counts and growth, emerging and fading concepts.
     trends: Trends
-    #: The (method or technique, problem) pairs mentioned together by the most papers.
+    #: The (method or technique, problem) pairs mentioned together by the most papers: each
+    #: concept in at most :data:`PAIRS_PER_CONCEPT` of them, generic ones in none.
     pairs: list[Pair]
     #: Seconds per step.
     seconds: dict[str, float]
@@ -139,7 +142,7 @@ def analyse(
             G, recent_years=recent_years, baseline_years=baseline_years, min_papers=min_papers, limit=limit
         )
     with _step(seconds, "pairs"):
-        pairs = method_problem_pairs(G, limit=limit)
+        pairs = method_problem_pairs(G, limit=limit, per_concept=PAIRS_PER_CONCEPT, include_generic=False)
     return Analytics(
         concept_communities=concept_parts,
         paper_communities=paper_parts,

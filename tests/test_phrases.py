@@ -52,6 +52,14 @@ def test_phrases_are_trimmed_of_function_words_and_punctuation(found, nlp):
         assert m.text[0].isalnum() and m.text[-1].isalnum(), m.text
 
 
+def test_a_phrase_ends_at_a_verb(nlp):
+    # "survey offers" and "reduces errors" had been phrases, and "study explores" a concept of 11 arXiv ML papers
+    doc = nlp("Our survey offers a taxonomy of decoding methods. Self-consistency reduces errors on math problems.")
+    phrases = [s.text for s in doc.spans[SPANS_KEY] if s._.source == "phrase"]
+    assert phrases and not any(w in ("offers", "reduces") for p in phrases for w in p.split()), phrases
+    assert {"offers", "reduces"} <= nlp.get_pipe("kg_phrases").function
+
+
 def test_no_phrase_crosses_a_concept_span(found):
     model = [m for m in found if m.source == "model"]
     for p in (m for m in found if m.source == "phrase"):

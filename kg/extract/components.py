@@ -67,8 +67,8 @@ _WEB_ADDRESS = re.compile(r"://|\bwww\.|\bhref\b", re.IGNORECASE)
 class ConceptSpans:
     """Typed, normalised concept spans from ``doc.ents``.
 
-    Each entity is trimmed (determiners, punctuation, function words at either edge, a leading
-    "named"/"called"), split at a coordination ("CIFAR-10 and ImageNet": two spans), and keyed:
+    Each entity is trimmed (determiners, punctuation, function words and finite verbs at either
+    edge, a leading "named"/"called"), split at a coordination ("CIFAR-10 and ImageNet": two spans), and keyed:
     an acronym the abstract defines takes its long form's key, and a defined acronym in brackets
     after its long form adds nothing ("natural language processing (NLP) tasks" ->
     "natural language processing task"). How often each rule fired is in ``doc.user_data[RULES]``.
@@ -202,6 +202,9 @@ class ConceptSpans:
             elif tok.lower_ in norm.function:
                 rules["function word trimmed"] += 1
                 start += 1
+            elif tok.lower_ in norm.verbs:  # "mitigates catastrophic forgetting"
+                rules["verb trimmed"] += 1
+                start += 1
             else:
                 break
         while end > start:
@@ -210,6 +213,9 @@ class ConceptSpans:
                 end -= 1
             elif end - start > 1 and tok.lower_ in norm.function and doc[end - 2].whitespace_:
                 rules["function word trimmed"] += 1
+                end -= 1
+            elif end - start > 1 and tok.lower_ in norm.verbs and doc[end - 2].whitespace_:
+                rules["verb trimmed"] += 1  # "Speculative decoding accelerates"
                 end -= 1
             else:
                 break

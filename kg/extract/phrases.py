@@ -133,9 +133,10 @@ class Phrases:
         if unknown:
             raise ConfigError(f"{path}: unknown phrase features {sorted(unknown)} (known: {', '.join(FEATURES)})")
         self.weights = [float(weights.get(name, 0.0)) for name in FEATURES]
-        self.function = frozenset(conf.get("words", {}).get("function", []))
-        self.adjectives = generic_terms().adjectives  # config/generic.toml
         self.normaliser = Normaliser()
+        # a phrase ends at a verb as at a function word: "survey offers" (config/normalise.toml)
+        self.function = frozenset(conf.get("words", {}).get("function", [])) | self.normaliser.verbs
+        self.adjectives = generic_terms().adjectives  # config/generic.toml
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))
         self.technique_heads = frozenset(normalise.get("technique_heads", []))

@@ -105,6 +105,7 @@ class Normaliser:
         self.naming = frozenset(conf.get("naming_words", []))
         self.naming_kept = frozenset(tuple(p.split()) for p in conf.get("naming_kept", []))
         self.framing = frozenset(conf.get("framing_words", []))
+        self.verbs = frozenset(conf.get("finite_verbs", []))
         self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))

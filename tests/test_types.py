@@ -91,6 +91,10 @@ SENTENCES = [
     "Extensive experiments show that our 7B model outperforms larger open-source models on MMMU, MathVista "
     "and VideoMME.",
     "The proposed backbone needs only 1.8 GFLOPs per image while matching the accuracy of larger models.",
+    # how large models are trained and served, read as tasks:
+    "We combine data parallelism and model parallelism with activation checkpointing and CPU offloading to "
+    "train a 70B model.",
+    "We address data parallelism, pipeline parallelism and KV caching in LLM serving systems.",
 ]
 
 
@@ -122,6 +126,11 @@ def _types(extractions):
         ("ppo", "Method"),
         ("knowledge distillation", "Technique"),
         ("data augmentation", "Technique"),
+        ("data parallelism", "Technique"),
+        ("model parallelism", "Technique"),
+        ("pipeline parallelism", "Technique"),
+        ("cpu offloading", "Technique"),
+        ("kv caching", "Technique"),
         ("reinforcement learning", "Technique"),
         ("large language model", "Technique"),
         ("word embedding", "Technique"),

@@ -68,10 +68,10 @@ class ConceptSpans:
     """Typed, normalised concept spans from ``doc.ents``.
 
     Each entity is trimmed (determiners, punctuation, function words and finite verbs at either
-    edge, a leading "named"/"called"), split at a coordination ("CIFAR-10 and ImageNet": two spans), and keyed:
-    an acronym the abstract defines takes its long form's key, and a defined acronym in brackets
-    after its long form adds nothing ("natural language processing (NLP) tasks" ->
-    "natural language processing task"). How often each rule fired is in ``doc.user_data[RULES]``.
+    edge, a leading "named"/"called"), split at a coordination ("CIFAR-10 and ImageNet": two
+    spans), and keyed: an acronym the abstract defines takes its long form's key, and a defined
+    acronym in brackets after its long form adds nothing ("natural language processing (NLP)
+    tasks" -> "natural language processing task"). How often each rule fired is in ``doc.user_data[RULES]``.
     """
 
     def __init__(self, *, spans_key: str = SPANS_KEY, max_words: int = 12, normaliser: Normaliser | None = None):

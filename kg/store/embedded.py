@@ -259,8 +259,8 @@ def _apply(source: Path, tmp: Path, delta: GraphDelta, counts: dict[str, int]) -
             with _connection(tmp) as conn:
                 conn.execute(f"DROP TABLE {rel}")
                 conn.execute(cypher.rel_ddl(rel))
-            # every core: the table's one COPY while the graph is no longer held (150,965 arXiv ML
-            # papers' 2.2 million links: 12.5-13.2 s at one thread, 9.3-9.8 s at two)
+            # every core: an update holds no corpus graph, and this COPY is its store's longest step
+            # (150,965 arXiv ML papers' 2.2 million links: 12.5-13.2 s at one thread, 9.3-10.2 s at two)
             _copy(tmp, rel, files(), threads=0)
             counts[f"{rel} deleted"], counts[rel] = len(delta.rel_deletes.get(rel, [])), len(delta.rels.get(rel, []))
     if rewritten:

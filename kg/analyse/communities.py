@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ import numpy as np
 
 from kg.link.papers import UNLINKED_TYPES
 from kg.memory import give_back_memory
+from kg.normalise.specificity import is_acronym
 
 #: A concept names a community of papers only if at least this many of its papers mention it
 #: (any concept may, in a community where none is mentioned so often).
@@ -315,8 +315,8 @@ def _characteristic(
 #: (``aliases``), or cut.
 NAME_CHARS = 40
 
-#: An acronym among a concept's aliases: "RLHF", "GRPO", "3DGS", "LLaMA"... (two capitals at least).
-_ACRONYM = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9-]{1,9}")
+#: The longest acronym that says a concept in a community's name: "RLHF", "GRPO", "3DGS", "LLaMA"...
+ACRONYM_CHARS = 10
 
 
 def _name(G: nx.DiGraph, node: str) -> str:
@@ -326,7 +326,7 @@ def _name(G: nx.DiGraph, node: str) -> str:
     name = str(d.get("name") or d.get("key") or node.removeprefix("concept:"))
     if len(name) <= NAME_CHARS:
         return name
-    acronyms = [a for a in d.get("aliases") or () if _ACRONYM.fullmatch(a)]
+    acronyms = [a for a in d.get("aliases") or () if len(a) <= ACRONYM_CHARS and is_acronym(a)]
     # the fullest ("RLHF" before an "RL" of the same concept), then the shortest
     best = min(acronyms, key=lambda a: (-sum(c.isupper() for c in a), len(a), a), default=None)
     return best if best is not None else name[: NAME_CHARS - 1] + "…"

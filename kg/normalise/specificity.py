@@ -156,7 +156,7 @@ def closed_up(key: str) -> str:
 _ACRONYM = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9][A-Za-z0-9.\-]*$")
 
 
-def _is_acronym(form: str) -> bool:
+def is_acronym(form: str) -> bool:
     """ "BLEU", "DLMs", "GPT-4": one word, two capitals or more, at least half its letters ("State-of-the-Art": no)."""
     if not _ACRONYM.match(form):  # (most forms: the counts below cost more)
         return False
@@ -174,7 +174,7 @@ def writes_acronym(form: str) -> bool:
     """
     form = form.strip()
     bracketed = _BRACKETED.search(form)
-    return _is_acronym(form) or (bracketed is not None and _is_acronym(bracketed.group(1)))
+    return is_acronym(form) or (bracketed is not None and is_acronym(bracketed.group(1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +282,7 @@ class GenericTerms:
         general = self.general_acronyms
         # (a word in capitals is no acronym: "CLASSIFIER" of a title in capitals, ACL's 1960s-80s)
         shouted = (key, f"{key}s")
-        if any(_is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general
+        if any(is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general
                and f.lower() not in shouted for f in forms):  # fmt: skip
             return False
         if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:

@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
+from kg.build.texts import TextFile
 from kg.normalise.specificity import generic_terms, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
@@ -83,7 +84,9 @@ def paper_categories(extra: dict[str, Any]) -> dict[str, Any]:
     return {"categories": categories, "primary_category": primary or (categories[0] if categories else None)}
 
 
-def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> nx.DiGraph:
+def build_graph(
+    papers: Iterable[Paper], extractions: Iterable[Extraction], *, texts: TextFile | None = None
+) -> nx.DiGraph:
     """Build the bipartite paper -> concept graph.
 
     Parameters
@@ -94,6 +97,9 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         not copy them).
     extractions
         The mentions found in each paper (matched by id; papers without one have none).
+    texts
+        Where the papers' abstracts and their edges' evidence sentences go (a run's graph: see
+        :mod:`kg.build.texts`); the graph then holds their numbers in that file.
 
     Returns
     -------
@@ -140,7 +146,8 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         found = extraction_of(paper.id)
         # One string per sentence and per role and field name: a paper's mentions and relations
         # carry each sentence as a string of their own (decoded apart), a corpus's edges by the million.
-        sentences = OneEach()
+        # With a text file, one number per sentence, its own in that file.
+        sentences: Callable[[str], Any] = OneEach() if texts is None else _numbered(texts)
         if found is not None:
             relations = [replace(r, sentence=sentences(r.sentence)) for r in found.relations]
             stated.append(Extraction(found.id, [], relations))
@@ -148,7 +155,8 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
         extra = paper.extra
         if any(k in extra for k in CATEGORY_FIELDS):
             extra = {k: v for k, v in extra.items() if k not in CATEGORY_FIELDS}
-        attrs = {"kind": "Paper", "id": paper.id, "title": paper.title, "abstract": paper.abstract,
+        abstract = paper.abstract if texts is None else texts.add(paper.abstract)
+        attrs = {"kind": "Paper", "id": paper.id, "title": paper.title, "abstract": abstract,
                  "year": paper.year, "authors": paper.authors, "venue": paper.venue,
                  **paper_categories(paper.extra), "extra": extra}  # fmt: skip
         set_node_dict(B, node, PAPER_KEYS(attrs))
@@ -197,6 +205,19 @@ def build_graph(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> n
     edges = relation_edges(stated, node=lambda key: concept_ids.get(key) or concept_node(key))
     B.add_edges_from((u, v, d) for u, v, d in edges if u in B and v in B)
     return B
+
+
+def _numbered(texts: TextFile) -> Callable[[str], int]:
+    """``number(sentence)``: the sentence's number in ``texts``, where it is added the first time it is met."""
+    numbers: dict[str, int] = {}
+
+    def number(sentence: str) -> int:
+        found = numbers.get(sentence)
+        if found is None:
+            found = numbers[sentence] = texts.add(sentence)
+        return found
+
+    return number
 
 
 class Tally(Mapping[str, Counter[str]]):

@@ -27,6 +27,7 @@ import networkx as nx
 import kg
 from kg.analyse import analyse, annotate
 from kg.build import build_graph, knowledge_graph
+from kg.build.texts import TextFile
 from kg.errors import ConfigError, InputError
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
@@ -89,12 +90,20 @@ class _Run:
     spec: PipelineSpec
     report: RunReport
     progress: Progress | None = None
+    #: An output folder of the run (locked by it), for what it keeps on disk until it ends.
+    folder: Path | None = None
+    #: The papers read, until a full run's graph is built (then only ``n_papers`` and ``digests`` of them).
     papers: list[Paper] = field(default_factory=list)
+    n_papers: int = 0
+    #: The papers' digests (:func:`incremental.digest`), made in a full incremental run's build stage.
+    digests: dict[str, str] = field(default_factory=dict)
     #: The papers' extractions from the extract stage to the build stage, packed (a corpus's
     #: mentions as objects would take their memory, and leave it part-used once freed).
     extractions: PackedExtractions = field(default_factory=PackedExtractions)
     B: nx.DiGraph = field(default_factory=nx.DiGraph)
     G: nx.DiGraph = field(default_factory=nx.DiGraph)
+    #: Where a full run's graph keeps its abstracts and sentences until the store (:mod:`kg.build.texts`).
+    texts: TextFile | None = None
     #: What the report shows of the analytics, kept from the analyse stage (not the analytics).
     report_facts: ReportFacts | None = None
     #: Set when this run adds papers to the stored graph instead of rebuilding it.
@@ -136,13 +145,15 @@ def run_pipeline(
         check_neo4j(_neo4j_settings(spec))
     with locked(folders, command=command or f"kg run (pipeline {spec.name})", wait=wait):
         clean_leftovers(folders)
-        run = _Run(spec, RunReport(pipeline=spec.name), progress)
+        run = _Run(spec, RunReport(pipeline=spec.name), progress, folder=min(folders, default=None))
         _import_early(spec)
         try:
             _run_stages(run)
             _commit(run)
         finally:
             run.staged.discard()
+            if run.texts is not None:
+                run.texts.close()
     return run.report
 
 
@@ -456,10 +467,17 @@ def build_stage(run: _Run) -> int:
     if run.update:
         return _build_update(run, run.update)
     # the graph holds what later stages need of the extractions (the mentions file has them all):
-    # handed over, not kept, so that each paper's mentions are freed once its edges are in
-    run.B = build_graph(run.papers, _handed_over(run))
+    # handed over, not kept, so that each paper's mentions are freed once its edges are in; their
+    # sentences and the papers' abstracts wait on disk for the store
+    run.texts = TextFile(run.folder)
+    run.B = build_graph(run.papers, _handed_over(run), texts=run.texts)
     run.report.concepts = incremental.count(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
-    return len(run.papers)
+    run.n_papers = len(run.papers)
+    if run.spec.update.incremental and run.spec.outputs.store:
+        run.digests = {p.id: incremental.digest(p) for p in run.papers}
+    # the graph has the papers' fields now (their abstracts in run.texts), and nothing after reads them
+    run.papers = []
+    return run.n_papers
 
 
 def _build_update(run: _Run, update: Update) -> int:
@@ -499,13 +517,13 @@ def link_stage(run: _Run) -> int:
         # analytics or the store's tables as well (61,839 ACL papers: 236 MB), and kept on disk
         # until the store is written
         run.state_files = incremental.state_files(run.staged.scratch(run.spec.outputs.store),
-                                                  {p.id: incremental.digest(p) for p in run.papers},
+                                                  run.digests,
                                                   LinkIndex.from_graph(run.G, top_k=link.top_k))  # fmt: skip
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
         "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),
     }
-    return len(run.papers)
+    return run.n_papers
 
 
 def _link_update(run: _Run, update: Update) -> int:
@@ -560,22 +578,20 @@ def store_stage(run: _Run) -> int | None:
     written = run.G.number_of_nodes() + run.G.number_of_edges()
     if spec.update.incremental:
         assert run.state_files is not None  # made by the link stage of a run with a store
-        run.save_state = partial(save, files=run.state_files, added=0, full_papers=len(run.papers))
+        run.save_state = partial(save, files=run.state_files, added=0, full_papers=run.n_papers)
     # a full run's pages are drawn by now (visualise comes first); only a Neo4j target reads the graph after
-    create_embedded(run.G, staged, release=None if spec.outputs.neo4j else partial(_let_go_of_graph, run))
+    create_embedded(run.G, staged, release=None if spec.outputs.neo4j else partial(_let_go_of_graph, run),
+                    texts=run.texts)  # fmt: skip
     return written
 
 
 def _let_go_of_graph(run: _Run) -> None:
-    """Empty the run's graph, let go of its papers and hand their memory back (61,839 ACL papers:
-    the COPYs came on top of 2.6 GB; the papers' titles and abstracts, which the graph shared,
-    kept 160 MB of it until the run's end).
+    """Empty the run's graph and hand its memory back (61,839 ACL papers: the COPYs came on top of 2.6 GB).
 
     Emptied, not only dropped: networkx's cached views (``G.degree``) make a cycle through the graph,
     and the run froze it (``gc.freeze``), so a dropped graph would not be collected.
     """
     run.G.clear()
-    run.papers.clear()  # (the store's tables have them, and nothing after the store reads them)
     give_back_memory()
 
 
@@ -584,9 +600,9 @@ def visualise_stage(run: _Run) -> int | None:
     spec, G = run.spec, run.G
     if not spec.outputs.html or (run.update and spec.outputs.store):
         return None
-    shown = _graph_page(run, *full_view_top(G, spec.viz.max_nodes), G)
+    shown = _graph_page(run, *full_view_top(G, spec.viz.max_nodes), G, texts=run.texts)
     for name in spec.viz.views:
-        shown += _view_page(run, name, concept_map(G) if name == "concepts" else paper_map(G), G)
+        shown += _view_page(run, name, concept_map(G) if name == "concepts" else paper_map(G), G, texts=run.texts)
     return shown
 
 
@@ -616,24 +632,26 @@ def visualise_stored_stage(run: _Run) -> int | None:
     return shown
 
 
-def _graph_page(run: _Run, H: nx.Graph, score: dict[str, float] | None, total: int, G: nx.DiGraph) -> int:
+def _graph_page(
+    run: _Run, H: nx.Graph, score: dict[str, float] | None, total: int, G: nx.DiGraph, texts: TextFile | None = None
+) -> int:
     """Write the run's graph page: view ``H`` (its nodes' ``score``, ``total`` nodes in the whole view),
-    panels from ``G``. Returns the nodes drawn."""
+    panels from ``G`` (its sentences in ``texts``). Returns the nodes drawn."""
     spec, html = run.spec, run.spec.outputs.html
     assert html is not None
     run.report.outputs["html"] = str(html)
     return write_html(H, run.staged.path(html), G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
-                      score=score, total=total).nodes  # fmt: skip
+                      score=score, total=total, texts=texts).nodes  # fmt: skip
 
 
-def _view_page(run: _Run, name: str, H: nx.Graph, G: nx.DiGraph) -> int:
-    """Write the page of the view ``name`` (``H``, panels from ``G``) beside the graph page."""
+def _view_page(run: _Run, name: str, H: nx.Graph, G: nx.DiGraph, texts: TextFile | None = None) -> int:
+    """Write the page of the view ``name`` (``H``, panels from ``G``, sentences in ``texts``) beside the graph page."""
     spec, html = run.spec, run.spec.outputs.html
     assert html is not None
     page = html.with_name(f"{name}.html")
     run.report.outputs[f"html_{name}"] = str(page)
     return write_html(H, run.staged.path(page), G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
-                      max_nodes=spec.viz.max_nodes).nodes  # fmt: skip
+                      max_nodes=spec.viz.max_nodes, texts=texts).nodes  # fmt: skip
 
 
 def report_stage(run: _Run) -> int | None:
@@ -672,6 +690,8 @@ def neo4j_stage(run: _Run) -> int | None:
     store = run.spec.outputs.store
     # the run's new store, complete but not moved in yet (kg.outputs.Staging)
     G = read_embedded(run.staged.path(store)) if run.update and store else run.G
+    if G is run.G and run.texts is not None:
+        run.texts.restore(G)
     counts = write_neo4j(G, settings, batch_size=target.batch_size, workers=target.workers)
     run.report.outputs["neo4j"] = f"{settings.uri} ({settings.database or 'default database'})"
     return sum(counts.values())

@@ -14,7 +14,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import pyarrow as pa
@@ -26,6 +26,9 @@ from kg.outputs import refuse_folder, remove, remove_temp, temp_beside
 from kg.store import cypher, readonly
 from kg.store.readonly import DEFAULT_TIMEOUT
 from kg.store.schema import NODE_TABLES, REL_TABLES, graph_from_queries, node_rows, rel_rows
+
+if TYPE_CHECKING:
+    from kg.build.texts import TextFile
 
 #: Where the default pipeline writes the embedded store; `kg query` and `kg viz` read it.
 DEFAULT_STORE = Path("out/kg.lbug")
@@ -61,13 +64,16 @@ def write_embedded(G: nx.DiGraph, path: str | Path) -> dict[str, int]:
     return counts
 
 
-def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | None = None) -> dict[str, int]:
+def create_embedded(
+    G: nx.DiGraph, path: Path, *, release: Callable[[], None] | None = None, texts: TextFile | None = None
+) -> dict[str, int]:
     """Write the knowledge graph to a new LadybugDB database at ``path``, a free path kg chose.
 
     Every table is first written out to Parquet files in ``<path>.copy/`` (removed after),
     built :data:`COPY_CHUNK` rows at a time (no whole table is held in memory at once), then
     loaded with bulk ``COPY``, :data:`COPY_ROWS` rows a COPY (a table with a list column in one);
-    the store is marked complete (:data:`COMPLETE`) last. ``release`` is called between the two,
+    the store is marked complete (:data:`COMPLETE`) last. The abstracts and sentences of a graph
+    built with ``texts`` (:mod:`kg.build.texts`) are read from there. ``release`` is called between the two,
     when the graph is no longer read: a caller that lets go of the graph there (a run does) keeps
     the COPYs' memory from coming on top of the graph's. Returns the rows written per table.
     """
@@ -78,8 +84,8 @@ def create_embedded(G: nx.DiGraph, path: Path, *, release: Callable[[], None] | 
     copies = Path(str(path) + ".copy")
     copies.mkdir()
     try:
-        tables = [(label, node_rows(G, label), props) for label, props in NODE_TABLES.items()]
-        tables += [(rel, rel_rows(G, rel), [("from", "STRING"), ("to", "STRING"), *props])
+        tables = [(label, node_rows(G, label, texts=texts), props) for label, props in NODE_TABLES.items()]
+        tables += [(rel, rel_rows(G, rel, texts=texts), [("from", "STRING"), ("to", "STRING"), *props])
                    for rel, (_, _, props) in REL_TABLES.items()]  # fmt: skip
         files = {table: _parquet(table, rows, cols, copies) for table, rows, cols in tables}
         del G, tables

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from kg.records import RELATION_TYPES
+
+if TYPE_CHECKING:
+    from kg.build.texts import TextFile
 
 #: label -> [(property, LadybugDB type)]; the first property is the primary key.
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
@@ -85,8 +88,9 @@ SCORES = frozenset({"specificity", "generic", "salience"})
 EDGE_ATTR = {"start_char": "start", "end_char": "end", "n_mentions": "count"}
 
 
-def node_rows(G: nx.DiGraph, label: str) -> Iterator[dict[str, Any]]:
-    """Rows of one node table, one dict per node, properties in schema order.
+def node_rows(G: nx.DiGraph, label: str, *, texts: TextFile | None = None) -> Iterator[dict[str, Any]]:
+    """Rows of one node table, one dict per node, properties in schema order (the abstracts of a
+    graph built with ``texts`` read from there).
 
     >>> G = nx.DiGraph()
     >>> G.add_node("concept:bert", kind="Concept", key="bert", name="BERT", type="Method", aliases=[], paper_count=2)
@@ -100,12 +104,15 @@ def node_rows(G: nx.DiGraph, label: str) -> Iterator[dict[str, Any]]:
             continue
         row = {p: data.get(p) for p in props}
         if label == "Paper":
+            if texts is not None:
+                row["abstract"] = texts.text(row["abstract"])
             row["extra"] = json.dumps(data.get("extra") or {}, ensure_ascii=False, sort_keys=True, default=str)
         yield row
 
 
-def rel_rows(G: nx.DiGraph, rel: str) -> Iterator[dict[str, Any]]:
-    """Rows of one relationship table: ``from`` and ``to`` keys, then the properties.
+def rel_rows(G: nx.DiGraph, rel: str, *, texts: TextFile | None = None) -> Iterator[dict[str, Any]]:
+    """Rows of one relationship table: ``from`` and ``to`` keys, then the properties (the sentences
+    of a graph built with ``texts`` read from there).
 
     >>> G = nx.DiGraph()
     >>> G.add_node("paper:p1", kind="Paper", id="p1"); G.add_node("concept:x", kind="Concept", key="x")
@@ -124,6 +131,8 @@ def rel_rows(G: nx.DiGraph, rel: str) -> Iterator[dict[str, Any]]:
         }
         for p, _ in props:
             row[p] = data.get(EDGE_ATTR.get(p, p))
+        if texts is not None and "sentence" in row:
+            row["sentence"] = texts.text(row["sentence"])
         yield row
 
 

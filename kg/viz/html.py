@@ -11,11 +11,11 @@ page is usable as soon as it is drawn.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -25,6 +25,9 @@ from kg.link.papers import UNLINKED_TYPES
 from kg.outputs import write_text
 from kg.viz.layout import grouped_layout, layout
 from kg.viz.overview import NONE, OVERVIEW_NODES, Overview, coarsen, map_of_view, overview, paper_groups
+
+if TYPE_CHECKING:
+    from kg.build.texts import TextFile
 
 TYPE_COLOURS = {
     "Paper": "#8c96a3",
@@ -71,6 +74,7 @@ def write_html(
     score: Mapping[Any, float] | None = None,
     total: int | None = None,
     overview_above: int = OVERVIEW_NODES,
+    texts: TextFile | None = None,
 ) -> VizResult:
     """Write the view graph ``H`` as one HTML file.
 
@@ -81,8 +85,10 @@ def write_html(
     view (``score``) and the size of the whole view (``total``), as :mod:`kg.viz.stored` reads
     them from a store. A view of papers and concepts with more than ``overview_above`` nodes
     opens as the map of its communities of papers (:mod:`kg.viz.overview`). An empty view
-    gives a page that says why it is empty (``H.graph["empty"]``).
+    gives a page that says why it is empty (``H.graph["empty"]``). The sentences of a graph built
+    with ``texts`` (:mod:`kg.build.texts`) are read from there.
     """
+    text: Callable[[Any], Any] = texts.text if texts is not None else _as_is
     G = G if G is not None else nx.DiGraph(H)
     importance = dict(score) if score is not None else _importance(H, size_by)
     whole = total if total is not None else H.number_of_nodes()
@@ -151,7 +157,7 @@ def write_html(
     drawn = [_node(n, H.nodes[n], pos[n], score[n] / top, rank[n], groups.get(n, NONE), colour_by, G)
              for n in reversed(order)]  # fmt: skip
     net.nodes = drawn + summary  # the most important drawn last, on top
-    net.edges = [_edge(u, v, d, G) for u, v, d in _edges(H)] + links
+    net.edges = [_edge(u, v, d, G, text) for u, v, d in _edges(H)] + links
     legend = _legend(drawn, summary, colour_by, names)
     years = sorted({n["year"] for n in drawn if isinstance(n["year"], int)})
     empty = None
@@ -161,7 +167,7 @@ def write_html(
         title=title,
         nodes=net.nodes,
         edges=net.edges,
-        details={n["id"]: _details(n["id"], G) for n in drawn} | cards,
+        details={n["id"]: _details(n["id"], G, text) for n in drawn} | cards,
         legend=legend,
         groups=[g for g in TYPE_COLOURS if any(n["kind"] == g for n in drawn)],
         communities=[(i, f"{i + 1}: {names.get(i) or 'unnamed'}") for i in present],
@@ -342,12 +348,16 @@ def _node(
     return node
 
 
-def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph) -> dict[str, Any]:
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph, text: Callable[[Any], Any]) -> dict[str, Any]:
     rel = d.get("rel")
     edge: dict[str, Any] = {"from": str(u), "to": str(v), "rel": rel, "width": 0.7,
                             "color": {"color": "#c3c8cf", "opacity": 0.7}}  # fmt: skip
     if rel == "MENTIONS":
-        edge.update(role=d.get("role"), text=d.get("text"), sentence=d.get("sentence"), field=d.get("field"))
+        edge.update(role=d.get("role"), text=d.get("text"), sentence=text(d.get("sentence")), field=d.get("field"))
         edge["title"] = f"{d.get('role')}: {d.get('text')}"
     elif rel == "SHARES_CONCEPTS":
         names = [str(G.nodes[f"concept:{k}"].get("name", k)) if f"concept:{k}" in G else k for k in d.get("shared", [])]
@@ -360,12 +370,12 @@ def _edge(u: Any, v: Any, d: dict[str, Any], G: nx.DiGraph) -> dict[str, Any]:
         edge["width"] = round(0.5 + min(4.0, float(d.get("weight") or 0) / 2), 2)
     elif rel in STATED:
         head, tail = (u, v) if d.get("head", u) == u else (v, u)
-        edge.update({"from": str(head), "to": str(tail), "sentence": d.get("sentence"), "arrows": "to"})
+        edge.update({"from": str(head), "to": str(tail), "sentence": text(d.get("sentence")), "arrows": "to"})
         edge["title"] = f"{STATED[rel][0]} (stated in {d.get('n_papers')} papers)"
     return edge
 
 
-def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
+def _details(n: str, G: nx.DiGraph, text: Callable[[Any], Any]) -> dict[str, Any]:
     if n not in G:
         return {}
     d = G.nodes[n]
@@ -383,9 +393,9 @@ def _details(n: str, G: nx.DiGraph) -> dict[str, Any]:
         key=lambda t: (-(t[2] or 0), str(t[0])),
     )  # fmt: skip
     stated = sorted(
-        [(STATED[e["rel"]][0], G.nodes[v].get("name", v), e.get("sentence")) for v, e in G.succ[n].items()
+        [(STATED[e["rel"]][0], G.nodes[v].get("name", v), text(e.get("sentence"))) for v, e in G.succ[n].items()
          if e.get("rel") in STATED]
-        + [(STATED[e["rel"]][1], G.nodes[u].get("name", u), e.get("sentence")) for u, e in G.pred[n].items()
+        + [(STATED[e["rel"]][1], G.nodes[u].get("name", u), text(e.get("sentence"))) for u, e in G.pred[n].items()
            if e.get("rel") in STATED],
         key=lambda t: (str(t[0]), str(t[1]), str(t[2])),  # two concepts may share a name
     )  # fmt: skip

@@ -44,7 +44,9 @@ def cooccurrence(B: nx.DiGraph, *, min_papers: int = 2, include_generic: bool = 
     [('concept:x', 'concept:y', 2)]
     """
     papers = [n for n, kind in B.nodes(data="kind") if kind == "Paper"]
-    linked = {c: include_generic or not B.nodes[c].get("generic") for p in papers for c in B.successors(p)}
+    # a paper's concepts (not the papers it is linked to, where B has the papers' links too)
+    linked = {c: (include_generic or not d.get("generic")) and d.get("kind") != "Paper"
+              for p in papers for c in B.successors(p) for d in (B.nodes[c],)}  # fmt: skip
     df = Counter(c for p in papers for c in B.successors(p) if linked[c])
     # a link needs min_papers papers that mention both, so each of its concepts is in as many;
     # columns in key order, so that a pair (i < j) is the pair of keys in order

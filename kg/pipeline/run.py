@@ -92,11 +92,9 @@ class _Run:
     progress: Progress | None = None
     #: An output folder of the run (locked by it), for what it keeps on disk until it ends.
     folder: Path | None = None
-    #: The papers read, until a full run's graph is built (then only ``n_papers`` and ``digests`` of them).
+    #: The papers read, until a full run's graph is built (then only ``n_papers``).
     papers: list[Paper] = field(default_factory=list)
     n_papers: int = 0
-    #: The papers' digests (:func:`incremental.digest`), made in a full incremental run's build stage.
-    digests: dict[str, str] = field(default_factory=dict)
     #: The papers' extractions from the extract stage to the build stage, packed (a corpus's
     #: mentions as objects would take their memory, and leave it part-used once freed).
     extractions: PackedExtractions = field(default_factory=PackedExtractions)
@@ -120,7 +118,7 @@ class _Run:
     #: The outputs written so far, beside their targets until the run ends.
     staged: Staging = field(default_factory=Staging)
     #: The papers' digests and link index of a full incremental run (:func:`incremental.state_files`),
-    #: made by the link stage, saved once the outputs are in place.
+    #: written by the build and link stages, saved once the outputs are in place.
     state_files: Path | None = None
     #: Writes the incremental state once the outputs are in place.
     save_state: Callable[[], None] | None = None
@@ -474,7 +472,9 @@ def build_stage(run: _Run) -> int:
     run.report.concepts = incremental.count(d["type"] for _, d in run.B.nodes(data=True) if d["kind"] == "Concept")
     run.n_papers = len(run.papers)
     if run.spec.update.incremental and run.spec.outputs.store:
-        run.digests = {p.id: incremental.digest(p) for p in run.papers}
+        # the papers' digests for the next run's state, kept on disk (as the link index is)
+        run.state_files = run.staged.scratch(run.spec.outputs.store)
+        incremental.save_digests(run.state_files, {p.id: incremental.digest(p) for p in run.papers})
     # the graph has the papers' fields now (their abstracts in run.texts), and nothing after reads them
     run.papers = []
     return run.n_papers
@@ -506,19 +506,21 @@ def link_stage(run: _Run) -> int:
     link = run.spec.link
     if run.update:
         return _link_update(run, run.update)
-    P = link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
-                    top_k=link.top_k, topic_papers=link.topic_papers)  # fmt: skip
+    # the papers' links go straight into B, and B becomes G: a copy would hold every node's and
+    # edge's properties twice
+    link_papers(run.B, min_shared=link.min_shared, min_weight=link.min_weight, max_df=link.max_df,
+                top_k=link.top_k, topic_papers=link.topic_papers, into=run.B)  # fmt: skip
+    give_back_memory()  # (its matrices, before the concepts' links)
     C = cooccurrence(run.B, min_papers=link.min_cooccurrence)
-    # B becomes G: a copy would hold every node's and edge's properties twice
-    run.G = knowledge_graph(run.B, P, C, copy=False)
+    run.G = knowledge_graph(run.B, nx.Graph(), C, copy=False)
     run.B = nx.DiGraph()
-    if run.spec.update.incremental and run.spec.outputs.store:
-        # made here, where what making them takes comes on top of the graph alone, not of the
+    del C
+    give_back_memory()  # what linking freed (its matrices, the concept links' graph), before the index
+    if run.state_files is not None:
+        # made here, where what making it takes comes on top of the graph alone, not of the
         # analytics or the store's tables as well (61,839 ACL papers: 236 MB), and kept on disk
-        # until the store is written
-        run.state_files = incremental.state_files(run.staged.scratch(run.spec.outputs.store),
-                                                  run.digests,
-                                                  LinkIndex.from_graph(run.G, top_k=link.top_k))  # fmt: skip
+        # until the store is written, beside the papers' digests
+        LinkIndex.from_graph(run.G, top_k=link.top_k).save(run.state_files)
     run.report.graph = {
         "nodes": incremental.count(d["kind"] for _, d in run.G.nodes(data=True)),
         "edges": incremental.count(d["rel"] for _, _, d in run.G.edges(data=True)),
@@ -577,7 +579,7 @@ def store_stage(run: _Run) -> int | None:
         return items
     written = run.G.number_of_nodes() + run.G.number_of_edges()
     if spec.update.incremental:
-        assert run.state_files is not None  # made by the link stage of a run with a store
+        assert run.state_files is not None  # made by the build and link stages of a run with a store
         run.save_state = partial(save, files=run.state_files, added=0, full_papers=run.n_papers)
     # a full run's pages are drawn by now (visualise comes first); only a Neo4j target reads the graph after
     create_embedded(run.G, staged, release=None if spec.outputs.neo4j else partial(_let_go_of_graph, run),

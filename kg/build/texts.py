@@ -72,6 +72,3 @@ class TextFile:
 
     def close(self) -> None:
         self._file.close()
-
-    def __len__(self) -> int:
-        return len(self._ends) - 1

@@ -602,9 +602,9 @@ def visualise_stage(run: _Run) -> int | None:
     spec, G = run.spec, run.G
     if not spec.outputs.html or (run.update and spec.outputs.store):
         return None
-    shown = _graph_page(run, *full_view_top(G, spec.viz.max_nodes), G, texts=run.texts)
+    shown = _graph_page(run, *full_view_top(G, spec.viz.max_nodes), G)
     for name in spec.viz.views:
-        shown += _view_page(run, name, concept_map(G) if name == "concepts" else paper_map(G), G, texts=run.texts)
+        shown += _view_page(run, name, concept_map(G) if name == "concepts" else paper_map(G), G)
     return shown
 
 
@@ -634,26 +634,24 @@ def visualise_stored_stage(run: _Run) -> int | None:
     return shown
 
 
-def _graph_page(
-    run: _Run, H: nx.Graph, score: dict[str, float] | None, total: int, G: nx.DiGraph, texts: TextFile | None = None
-) -> int:
+def _graph_page(run: _Run, H: nx.Graph, score: dict[str, float] | None, total: int, G: nx.DiGraph) -> int:
     """Write the run's graph page: view ``H`` (its nodes' ``score``, ``total`` nodes in the whole view),
-    panels from ``G`` (its sentences in ``texts``). Returns the nodes drawn."""
+    panels from ``G`` (a full run's sentences in ``run.texts``). Returns the nodes drawn."""
     spec, html = run.spec, run.spec.outputs.html
     assert html is not None
     run.report.outputs["html"] = str(html)
     return write_html(H, run.staged.path(html), G=G, title=spec.viz.title, max_nodes=spec.viz.max_nodes,
-                      score=score, total=total, texts=texts).nodes  # fmt: skip
+                      score=score, total=total, texts=run.texts).nodes  # fmt: skip
 
 
-def _view_page(run: _Run, name: str, H: nx.Graph, G: nx.DiGraph, texts: TextFile | None = None) -> int:
-    """Write the page of the view ``name`` (``H``, panels from ``G``, sentences in ``texts``) beside the graph page."""
+def _view_page(run: _Run, name: str, H: nx.Graph, G: nx.DiGraph) -> int:
+    """Write the page of the view ``name`` (``H``, panels from ``G``) beside the graph page."""
     spec, html = run.spec, run.spec.outputs.html
     assert html is not None
     page = html.with_name(f"{name}.html")
     run.report.outputs[f"html_{name}"] = str(page)
     return write_html(H, run.staged.path(page), G=G, title=f"{spec.viz.title}: {name}", colour_by="community",
-                      max_nodes=spec.viz.max_nodes, texts=texts).nodes  # fmt: skip
+                      max_nodes=spec.viz.max_nodes, texts=run.texts).nodes  # fmt: skip
 
 
 def report_stage(run: _Run) -> int | None:

@@ -87,6 +87,40 @@ def test_auto_extracts_in_worker_processes_the_same_mentions_as_one(tmp_path, mo
     assert auto.mentions == one.mentions and auto.graph == one.graph
 
 
+def test_a_run_forks_its_extraction_workers_before_it_reads_and_ends_them_once_extracted(tmp_path, monkeypatch):
+    # Forked after the read, two workers came to copy most of what the run had read (150,965
+    # arXiv ML papers: the run's summed peak was the extraction's); after it they held memory
+    # the later stages need.
+    import multiprocessing
+
+    import kg.pipeline.run as running
+
+    events: list[str] = []
+    real_workers, real_read, real_build = running.Workers, running.read_records, running.build_graph
+
+    class Workers(real_workers):  # type: ignore[misc,valid-type]
+        def __init__(self, *args, **kwargs):
+            events.append("fork")
+            super().__init__(*args, **kwargs)
+
+    def read(*args, **kwargs):
+        events.append("read")
+        return real_read(*args, **kwargs)
+
+    def build(*args, **kwargs):
+        events.append(f"build, {len(multiprocessing.active_children())} workers alive")
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(running, "Workers", Workers)
+    monkeypatch.setattr(running, "read_records", read)
+    monkeypatch.setattr(running, "build_graph", build)
+    path, out = _pipeline(tmp_path, LINES[:12])
+    report = run_pipeline(load_pipeline_file(path, ["extract.n_process=2", "extract.batch_size=2"]))
+    assert events == ["fork", "read", "build, 0 workers alive"]
+    assert report.cache == {"hits": 0, "extracted": 12}
+    assert len((out / "m.jsonl").read_text(encoding="utf-8").splitlines()) == 12
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

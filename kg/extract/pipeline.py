@@ -7,7 +7,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
-from multiprocessing.pool import AsyncResult
+from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 
 import spacy
@@ -226,18 +226,22 @@ def extract(
     nlp: Language | None = None,
     batch_size: int = 64,
     n_process: int = 1,
+    workers: Workers | None = None,
 ) -> Iterator[Extraction]:
     """Yield one :class:`Extraction` per paper (its title and abstract), in input order.
 
     With ``n_process > 1``, batches of papers go to worker processes that each hold the
     pipeline and send back plain extractions (spaCy's own ``n_process`` sends whole ``Doc``
-    objects back, which costs about a third of the throughput).
+    objects back, which costs about a third of the throughput). They are started here, or
+    given as ``workers`` (then ``nlp`` and ``n_process`` are theirs), started earlier.
 
     >>> paper = Paper("p1", "Distilling Translation Models", "We use knowledge distillation for NMT.")
     >>> [x] = extract([paper])
     >>> x.id, all(getattr(paper, m.field)[m.start : m.end] == m.text for m in x.mentions)
     ('p1', True)
     """
+    if workers is not None:
+        nlp, n_process = workers.nlp, workers.n_process
     nlp = nlp or load_pipeline()
     batches = _batches(((p.title, p.abstract, p.id) for p in papers), batch_size)
     ahead = list(islice(batches, 2))
@@ -245,7 +249,12 @@ def extract(
         for batch in chain(ahead, batches):
             yield from _extract_batch(nlp, batch, batch_size)
         return
-    yield from _extract_in_pool(nlp, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
+    if workers is not None:
+        yield from _extract_in_pool(workers.pool, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
+        return
+    with Workers(nlp, n_process) as started:
+        yield from _extract_in_pool(started.pool, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
+        started.close()
 
 
 def _extract_batch(nlp: Language, batch: list[tuple[str, str, str]], batch_size: int) -> list[Extraction]:
@@ -275,18 +284,45 @@ def _work(batch: list[tuple[str, str, str]], batch_size: int) -> list[Extraction
     return _extract_batch(_WORKER_NLP[0], batch, batch_size)
 
 
+class Workers:
+    """Worker processes that each hold ``nlp``, for :func:`extract` (``workers=``); forked when made.
+
+    A worker forked from a process shares its memory and copies each page of it that the
+    worker writes to, and the worker's own allocations land in the free space of the pages it
+    shares. Forked once a run had read its 150,965 arXiv ML papers, each of two workers ended the
+    extraction with 1.3 GB of its own (PSS) and the run's summed peak was the extraction's,
+    4,362 MB; forked before the read, with 0.8 GB each, 3,609 MB. ``close`` lets them finish
+    and waits for them; leaving the ``with`` block ends them.
+    """
+
+    def __init__(self, nlp: Language, n_process: int) -> None:
+        self.nlp, self.n_process = nlp, n_process
+        # (Under fork the pipeline is inherited, not pickled.)
+        self.pool = multiprocessing.get_context("fork").Pool(n_process, initializer=_init_worker, initargs=(nlp,))
+
+    def close(self) -> None:
+        self.pool.close()
+        self.pool.join()
+
+    def terminate(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.terminate()
+
+
 def _extract_in_pool(
-    nlp: Language, batches: Iterator[list[tuple[str, str, str]]], *, batch_size: int, n_process: int
+    pool: Pool, batches: Iterator[list[tuple[str, str, str]]], *, batch_size: int, n_process: int
 ) -> Iterator[Extraction]:
     # A bounded window of batches in flight keeps memory flat on large inputs and the order intact.
-    # (Under fork the pipeline is inherited, not pickled.)
-    with multiprocessing.Pool(n_process, initializer=_init_worker, initargs=(nlp,)) as pool:
-        window: deque[AsyncResult[list[Extraction]]] = deque()
-        for batch in batches:
-            window.append(pool.apply_async(_work, (batch, batch_size)))
-            if len(window) >= 4 * n_process:
-                yield from window.popleft().get()
-        while window:
+    window: deque[AsyncResult[list[Extraction]]] = deque()
+    for batch in batches:
+        window.append(pool.apply_async(_work, (batch, batch_size)))
+        if len(window) >= 4 * n_process:
             yield from window.popleft().get()
-        pool.close()
-        pool.join()
+    while window:
+        yield from window.popleft().get()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import networkx as nx
+from spacy.language import Language
 
 import kg
 from kg.analyse import analyse, annotate
@@ -31,6 +32,7 @@ from kg.build.texts import TextFile
 from kg.errors import ConfigError, InputError
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
+from kg.extract.pipeline import Workers
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
 from kg.memory import give_back_memory
@@ -92,6 +94,9 @@ class _Run:
     progress: Progress | None = None
     #: An output folder of the run (locked by it), for what it keeps on disk until it ends.
     folder: Path | None = None
+    #: The extraction pipeline, and its worker processes until the extract stage ends (:func:`_start_extraction`).
+    nlp: Language | None = None
+    workers: Workers | None = None
     #: The papers read, until a full run's graph is built (then only ``n_papers``).
     papers: list[Paper] = field(default_factory=list)
     n_papers: int = 0
@@ -146,13 +151,25 @@ def run_pipeline(
         run = _Run(spec, RunReport(pipeline=spec.name), progress, folder=min(folders, default=None))
         _import_early(spec)
         try:
+            _start_extraction(run)
             _run_stages(run)
             _commit(run)
         finally:
+            if run.workers is not None:
+                run.workers.terminate()
             run.staged.discard()
             if run.texts is not None:
                 run.texts.close()
     return run.report
+
+
+def _start_extraction(run: _Run) -> None:
+    """Load the extraction pipeline and, where it has several, fork its worker processes: now,
+    before the records fill this process's memory (see :class:`~kg.extract.pipeline.Workers`)."""
+    extract = run.spec.extract
+    run.nlp = load_pipeline(extract.model)
+    if extract.executor == "local" and extract.processes > 1:
+        run.workers = Workers(run.nlp, extract.processes)
 
 
 def _import_early(spec: PipelineSpec) -> None:
@@ -348,7 +365,7 @@ def _gc_paused() -> Iterator[None]:
 def extract_stage(run: _Run) -> int:
     """Mentions and relations of every paper, from the cache or the model."""
     spec, out, report = run.spec, run.spec.outputs, run.report
-    nlp = load_pipeline(spec.extract.model)
+    nlp, run.nlp = run.nlp or load_pipeline(spec.extract.model), None  # (the stages after let go of it)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
     ns = namespace(report.versions["model"], kg.__version__)
     run.fingerprint = incremental.fingerprint(spec, ns)
@@ -365,10 +382,14 @@ def extract_stage(run: _Run) -> int:
         log.info("full run: %s", why)
     cache = ExtractionCache(out.cache, namespace=ns) if out.cache else None
     try:
-        run.extractions, hits = extract_cached(todo, spec, nlp=nlp, cache=cache, progress=run.progress)
+        run.extractions, hits = extract_cached(todo, spec, nlp=nlp, cache=cache, progress=run.progress,
+                                               workers=run.workers)  # fmt: skip
     finally:
         if cache:
             cache.close()
+        if run.workers is not None:  # (their memory, for the stages after)
+            run.workers.close()
+            run.workers = None
     report.cache = {"hits": hits, "extracted": len(todo) - hits}
     if out.cache:
         report.outputs["cache"] = str(out.cache)
@@ -749,11 +770,13 @@ def extract_cached(
     nlp: Any,
     cache: ExtractionCache | None,
     progress: Progress | None = None,
+    workers: Workers | None = None,
 ) -> tuple[PackedExtractions, int]:
     """Extract every paper, taking what the cache has and committing new results in batches.
 
     One ``nlp.pipe`` runs over the papers the cache lacks (looked up lazily, batch by batch),
-    so worker processes start once. Returns the extractions in paper order, packed, and the cache hits.
+    so worker processes start once (or are ``workers``, started before). Returns the
+    extractions in paper order, packed, and the cache hits.
     """
     done: dict[str, bytes] = {}
     commit = spec.extract.commit_every
@@ -776,7 +799,8 @@ def extract_cached(
     if spec.extract.executor == "dask":
         return _extract_dask(papers, list(misses()), done, texts, spec, cache, progress), hits
     pending: list[tuple[str, Extraction]] = []
-    for found in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes):
+    for found in extract(misses(), nlp=nlp, batch_size=spec.extract.batch_size, n_process=spec.extract.processes,
+                         workers=workers):  # fmt: skip
         done[found.id] = pack(found)
         pending.append((texts[found.id], found))
         if len(pending) >= commit:

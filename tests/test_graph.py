@@ -463,8 +463,8 @@ def test_a_concept_is_named_by_the_form_papers_write_far_more_often():
 
 
 def test_concepts_spelt_one_way_share_one_empty_list_of_aliases_that_no_stage_fills(default_run):
-    # 917k of the 1.08 million concepts of 150,965 arXiv ML papers have no other spelling: a list
-    # each took 51 MB. The run went through every stage in this process, and left it empty.
+    # 865,444 of the 1.08 million concepts of 150,965 arXiv ML papers have no other spelling: a list
+    # each took 48 MB. The run went through every stage in this process, and left it empty.
     from kg.build.graph import NO_ALIASES
     from kg.store import query_embedded
 

@@ -429,7 +429,7 @@ def test_a_full_run_keeps_abstracts_and_sentences_on_disk_and_stores_and_shows_t
 
 
 def test_the_build_lets_go_of_each_paper_once_its_node_is_in(tmp_path, monkeypatch):
-    # 150,965 arXiv ML papers' abstracts (210 MB) were held until the whole graph was built,
+    # 150,965 arXiv ML papers' abstracts (207 MB) were held until the whole graph was built,
     # though each is in the run's text file once its paper's node is in
     import kg.pipeline.run as running
     from kg.records import Paper

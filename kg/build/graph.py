@@ -33,8 +33,8 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 # (:func:`kg.analyse.annotate`). 61,839 ACL papers: the run's peak 2,462 -> 2,257 MB, with the links'.
 PAPER_KEYS = SharedKeys("kind", "id", "title", "abstract", "year", "authors", "venue", "categories",
                         "primary_category", "extra", "n_concepts", "community", "pagerank")  # fmt: skip
-#: The aliases of every concept spelt one way only, one list for all (150,965 arXiv ML papers: 917k
-#: of 1.08 million concepts, 51 MB as a list each). A concept's aliases are replaced, never changed in place.
+#: The aliases of every concept spelt one way only, one list for all (150,965 arXiv ML papers: 865,444
+#: of 1.08 million concepts, 48 MB as a list each). A concept's aliases are replaced, never changed in place.
 NO_ALIASES: list[str] = []
 CONCEPT_KEYS = SharedKeys("kind", "key", "name", "type", "aliases", "paper_count", "specificity", "generic",
                           "community", "pagerank", "degree", "betweenness", "first_year", "yearly", "trend",

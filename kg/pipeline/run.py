@@ -511,7 +511,7 @@ def _build_update(run: _Run, update: Update) -> int:
 
 def _papers_handed_over(run: _Run) -> Iterator[Paper]:
     """The run's papers, which the run no longer holds: each is freed once the taker lets go of it
-    (150,965 arXiv ML papers: their abstracts, 210 MB, had been held until the graph was built)."""
+    (150,965 arXiv ML papers: their abstracts, 207 MB, had been held until the graph was built)."""
     papers, run.papers = run.papers, []
     papers.reverse()
     while papers:

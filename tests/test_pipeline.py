@@ -428,6 +428,21 @@ def test_a_full_run_keeps_abstracts_and_sentences_on_disk_and_stores_and_shows_t
         assert not re.search(r'"sentence": \d|"stated": \[\["[^"]*", "[^"]*", \d', page)
 
 
+def test_a_run_that_fails_after_forking_its_workers_leaves_none_behind(tmp_path, monkeypatch):
+    import multiprocessing
+
+    import kg.pipeline.run as running
+
+    def fails(*args, **kwargs):
+        raise InputError("the extraction's cache is unreadable")
+
+    monkeypatch.setattr(running, "extract_cached", fails)
+    path, _ = _pipeline(tmp_path, LINES[:12])
+    with pytest.raises(InputError, match="unreadable"):
+        run_pipeline(load_pipeline_file(path, ["extract.n_process=2"]))
+    assert multiprocessing.active_children() == []
+
+
 def test_the_build_lets_go_of_each_paper_once_its_node_is_in(tmp_path, monkeypatch):
     # 150,965 arXiv ML papers' abstracts (207 MB) were held until the whole graph was built,
     # though each is in the run's text file once its paper's node is in

@@ -6,6 +6,7 @@ import multiprocessing
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from itertools import chain, islice
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
@@ -249,12 +250,8 @@ def extract(
         for batch in chain(ahead, batches):
             yield from _extract_batch(nlp, batch, batch_size)
         return
-    if workers is not None:
-        yield from _extract_in_pool(workers.pool, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
-        return
-    with Workers(nlp, n_process) as started:
-        yield from _extract_in_pool(started.pool, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
-        started.close()
+    with nullcontext(workers) if workers is not None else Workers(nlp, n_process) as in_use:
+        yield from _extract_in_pool(in_use.pool, chain(ahead, batches), batch_size=batch_size, n_process=n_process)
 
 
 def _extract_batch(nlp: Language, batch: list[tuple[str, str, str]], batch_size: int) -> list[Extraction]:
@@ -291,8 +288,8 @@ class Workers:
     worker writes to, and the worker's own allocations land in the free space of the pages it
     shares. Forked once a run had read its 150,965 arXiv ML papers, each of two workers ended the
     extraction with 1.3 GB of its own (PSS) and the run's summed peak was the extraction's,
-    4,362 MB; forked before the read, with 0.8 GB each, 3,609 MB. ``close`` lets them finish
-    and waits for them; leaving the ``with`` block ends them.
+    4,362 MB; forked before the read, with 0.8 GB each, 3,609 MB. Leaving a ``with`` block
+    lets them finish and waits for them (``close``), or ends them (``terminate``) on an error.
     """
 
     def __init__(self, nlp: Language, n_process: int) -> None:
@@ -311,8 +308,11 @@ class Workers:
     def __enter__(self) -> Workers:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.terminate()
+    def __exit__(self, error: type[BaseException] | None, *rest: object) -> None:
+        if error is None:
+            self.close()
+        else:
+            self.terminate()
 
 
 def _extract_in_pool(

@@ -16,14 +16,13 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
 import networkx as nx
-from spacy.language import Language
 
 import kg
 from kg.analyse import analyse, annotate
@@ -94,8 +93,7 @@ class _Run:
     progress: Progress | None = None
     #: An output folder of the run (locked by it), for what it keeps on disk until it ends.
     folder: Path | None = None
-    #: The extraction pipeline, and its worker processes until the extract stage ends (:func:`_start_extraction`).
-    nlp: Language | None = None
+    #: The extraction's worker processes, from the run's start to the extract stage (:func:`_fork_workers`).
     workers: Workers | None = None
     #: The papers read, until a full run's graph is built (then only ``n_papers``).
     papers: list[Paper] = field(default_factory=list)
@@ -151,7 +149,7 @@ def run_pipeline(
         run = _Run(spec, RunReport(pipeline=spec.name), progress, folder=min(folders, default=None))
         _import_early(spec)
         try:
-            _start_extraction(run)
+            _fork_workers(run)
             _run_stages(run)
             _commit(run)
         finally:
@@ -163,13 +161,12 @@ def run_pipeline(
     return run.report
 
 
-def _start_extraction(run: _Run) -> None:
-    """Load the extraction pipeline and, where it has several, fork its worker processes: now,
-    before the records fill this process's memory (see :class:`~kg.extract.pipeline.Workers`)."""
+def _fork_workers(run: _Run) -> None:
+    """Where the run extracts in several local processes, fork them now, with the pipeline, before
+    the records fill this process's memory (see :class:`~kg.extract.pipeline.Workers`)."""
     extract = run.spec.extract
-    run.nlp = load_pipeline(extract.model)
     if extract.executor == "local" and extract.processes > 1:
-        run.workers = Workers(run.nlp, extract.processes)
+        run.workers = Workers(load_pipeline(extract.model), extract.processes)
 
 
 def _import_early(spec: PipelineSpec) -> None:
@@ -365,7 +362,7 @@ def _gc_paused() -> Iterator[None]:
 def extract_stage(run: _Run) -> int:
     """Mentions and relations of every paper, from the cache or the model."""
     spec, out, report = run.spec, run.spec.outputs, run.report
-    nlp, run.nlp = run.nlp or load_pipeline(spec.extract.model), None  # (the stages after let go of it)
+    nlp = run.workers.nlp if run.workers is not None else load_pipeline(spec.extract.model)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
     ns = namespace(report.versions["model"], kg.__version__)
     run.fingerprint = incremental.fingerprint(spec, ns)
@@ -382,14 +379,13 @@ def extract_stage(run: _Run) -> int:
         log.info("full run: %s", why)
     cache = ExtractionCache(out.cache, namespace=ns) if out.cache else None
     try:
-        run.extractions, hits = extract_cached(todo, spec, nlp=nlp, cache=cache, progress=run.progress,
-                                               workers=run.workers)  # fmt: skip
+        with run.workers or nullcontext():  # (the workers end with the stage: their memory, for the stages after)
+            run.extractions, hits = extract_cached(todo, spec, nlp=nlp, cache=cache, progress=run.progress,
+                                                   workers=run.workers)  # fmt: skip
     finally:
+        run.workers = None
         if cache:
             cache.close()
-        if run.workers is not None:  # (their memory, for the stages after)
-            run.workers.close()
-            run.workers = None
     report.cache = {"hits": hits, "extracted": len(todo) - hits}
     if out.cache:
         report.outputs["cache"] = str(out.cache)

@@ -133,7 +133,7 @@ class BatchedEntityRecognizer(EntityRecognizer):
         summed = cached[1:, 0]
         for f in range(1, _FEATURES):
             summed = summed + cached[0, f]
-        closed = (summed + bias).max(axis=-1)  # (tokens, classes)
+        closed = _maxout(summed + bias)  # (tokens, classes)
         begin_ok = ~last & ~next_start & ~space
         valid = np.zeros(closed.shape, dtype=bool)
         valid[:, kind == _BEGIN] = begin_ok[:, None]
@@ -143,50 +143,64 @@ class BatchedEntityRecognizer(EntityRecognizer):
         move_kind, move_label = kind[move], label[move]
         go_on_ok = ~last & ~next_start  # "In" is valid (with its label)
 
-        # Token by token over the batch, longest documents first (the active ones a prefix).
-        order = np.argsort(-lengths, kind="stable")
-        base = offsets[order]
-        lens = lengths[order]
-        n_docs = len(order)
-        is_open = np.zeros(n_docs, dtype=bool)
-        start = np.zeros(n_docs, dtype=np.int64)  # position in its document
-        open_label = np.zeros(n_docs, dtype=np.int64)
-        found: list[list[tuple[int, int, int]]] = [[] for _ in order]
-        n_active = n_docs
-        for t in range(int(lens[0])):
-            while lens[n_active - 1] <= t:
-                n_active -= 1
-            tok = base[:n_active] + t
-            opened = np.flatnonzero(is_open[:n_active])
-            if len(opened):
-                d = opened
-                pair = np.stack([in_class[open_label[d]], last_class[open_label[d]]], axis=1)
-                acc = cached[tok[d, None] + 1, 0, pair]
+        # A document with no open entity goes straight to its next token whose move opens one
+        # (B or U); one inside an entity reads one token at a time. Each round moves every
+        # document on by one of these steps.
+        opens = np.flatnonzero((move_kind == _BEGIN) | (move_kind == _UNIT))
+        ends = offsets + lengths
+        doc_end = np.repeat(ends, lengths)
+        next_open = np.append(opens, n_tokens)[np.searchsorted(opens, np.arange(n_tokens))]
+        next_open = np.minimum(next_open, doc_end)
+        pos = offsets.copy()  # the next token each document reads
+        is_open = np.zeros(len(sized), dtype=bool)
+        start = np.zeros(len(sized), dtype=np.int64)
+        open_label = np.zeros(len(sized), dtype=np.int64)
+        found: list[np.ndarray] = []  # (document, start, end, label) rows, as tokens of the batch
+        active = np.flatnonzero(pos < ends)
+        while len(active):
+            inside = active[is_open[active]]
+            outside = active[~is_open[active]]
+            if len(inside):
+                t = pos[inside]
+                pair = np.stack([in_class[open_label[inside]], last_class[open_label[inside]]], axis=1)
+                acc = cached[t[:, None] + 1, 0, pair]
                 for f in range(1, _FEATURES):
-                    pos = start[d] + f - 1
-                    row = np.where(pos < t, base[d] + pos + 1, 0)
-                    acc = acc + cached[row[:, None], f, pair]
-                scores = (acc + bias[pair]).max(axis=-1)  # (open docs, [go on, end])
+                    at = start[inside] + f - 1
+                    acc = acc + cached[np.where(at < t, at + 1, 0)[:, None], f, pair]
+                scores = _maxout(acc + bias[pair])  # (documents, [go on, end])
                 # the first of the best of the valid moves
-                ties = (scores[:, 1] == scores[:, 0]) & end_first[open_label[d]]
-                end = ~go_on_ok[tok[d]] | (scores[:, 1] > scores[:, 0]) | ties
-                for i in d[end].tolist():
-                    found[i].append((int(start[i]), t + 1, int(open_label[i])))
-                is_open[d[end]] = False
-            closed_docs = np.flatnonzero(~is_open[:n_active])
-            if len(opened):
-                closed_docs = np.setdiff1d(closed_docs, opened, assume_unique=True)
-            kinds = move_kind[tok[closed_docs]]
-            begins = closed_docs[kinds == _BEGIN]
-            if len(begins):
-                is_open[begins] = True
-                start[begins] = t
-                open_label[begins] = move_label[tok[begins]]
-            for i in closed_docs[kinds == _UNIT].tolist():
-                found[i].append((t, t + 1, int(move_label[base[i] + t])))
-        for j, i in enumerate(order.tolist()):
-            entities[sized[i]] = [(s, e, labels[x]) for s, e, x in found[j]]
+                ties = (scores[:, 1] == scores[:, 0]) & end_first[open_label[inside]]
+                end = ~go_on_ok[t] | (scores[:, 1] > scores[:, 0]) | ties
+                done = inside[end]
+                found.append(np.stack([done, start[done], t[end] + 1, open_label[done]], axis=1))
+                is_open[done] = False
+                pos[inside] += 1
+            if len(outside):
+                at = next_open[pos[outside]]
+                moving = at < ends[outside]
+                pos[outside[~moving]] = ends[outside[~moving]]
+                docs_on, at = outside[moving], at[moving]
+                unit = move_kind[at] == _UNIT
+                found.append(np.stack([docs_on[unit], at[unit], at[unit] + 1, move_label[at[unit]]], axis=1))
+                began = docs_on[~unit]
+                is_open[began] = True
+                start[began] = at[~unit]
+                open_label[began] = move_label[at[~unit]]
+                pos[docs_on] = at + 1
+            active = active[pos[active] < ends[active]]
+        rows = np.concatenate(found) if found else np.zeros((0, 4), dtype=np.int64)
+        rows = rows[np.lexsort((rows[:, 1], rows[:, 0]))]
+        for d, s, e, x in rows.tolist():
+            entities[sized[d]].append((s - int(offsets[d]), e - int(offsets[d]), labels[x]))
         return entities
+
+
+def _maxout(x: np.ndarray) -> np.ndarray:
+    """The largest of the pieces (the last axis): ``x.max(axis=-1)``, which is slow on an axis of two."""
+    out = x[..., 0]
+    for p in range(1, x.shape[-1]):
+        out = np.maximum(out, x[..., p])
+    return out
 
 
 @Language.factory(

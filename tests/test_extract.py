@@ -597,3 +597,24 @@ def test_a_mention_that_starts_a_defined_long_form_is_the_long_form():
     assert "bert" in keys and "transformer" not in keys and "large language model" in keys, keys
     assert not [k for k in keys if k.endswith(" s")], keys
     assert found.rules["long form completed"] >= 2
+
+
+def test_sentences_and_texts_read_from_the_token_table_are_spacys(nlp):
+    # mentions and roles read sentence bounds and texts from the token table once per Doc
+    # (kg.extract.components.SentenceBounds): the same as span.sent and span.text, for spans
+    # inside a sentence, at its edges and across its end.
+    from spacy.tokens import Span
+
+    from kg.extract.components import SentenceBounds
+    from kg.extract.pipeline import _Texts
+
+    doc = nlp(
+        "We train BERT on SQuAD.  Then  we evaluate it.\n\nFinally, GPT-4 (a large language model) answers questions."
+    )
+    bounds, texts = SentenceBounds(doc), _Texts(doc)
+    assert len(bounds.starts) == len(list(doc.sents)) == 3
+    for start in range(len(doc)):
+        for end in range(start + 1, min(start + 8, len(doc)) + 1):
+            span = Span(doc, start, end)
+            assert bounds.of(span) == (span.sent.start, span.sent.end)
+            assert (texts.span(span), texts.sentence(span)) == (span.text, span.sent.text)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from spacy.attrs import LOWER, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
@@ -37,6 +39,8 @@ def verb_with_object(word: str, after: str) -> bool:
     return word.isalpha() and word.endswith("ing") and after in _OBJECT_STARTS
 
 
+#: Lower-case forms of words remembered at most (then forgotten all at once).
+_LOWER_FORMS = 200_000
 #: ``doc.user_data`` key of the counts of the key rules that fired in a document.
 RULES = "kg_rules"
 #: NER label -> kg concept type; ``Method`` spans are split into Method and Technique, and a
@@ -512,6 +516,21 @@ def _is_named(tokens: Sequence[Token], families: frozenset[str] = frozenset()) -
     return False
 
 
+class SentenceBounds:
+    """The sentences of an annotated ``Doc`` as ``span.sent`` finds them, from its token table
+    read once: the sentence a span starts in runs to the next sentence's start."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        first = doc.to_array(SENT_START).tolist()
+        self.starts = [i for i, s in enumerate(first) if s == 1 or i == 0]
+
+    def of(self, span: Span) -> tuple[int, int]:
+        """First and end token of ``span.sent``."""
+        k = bisect_right(self.starts, span.start)
+        return self.starts[k - 1], self.starts[k] if k < len(self.starts) else len(self.doc)
+
+
 class Roles:
     """Roles from cue words in the mention's sentence (``config/roles.toml``)."""
 
@@ -527,27 +546,43 @@ class Roles:
         self.use = frozenset(conf["use_cues"])
         self.address = frozenset(conf["address_cues"])
         self.window = int(conf.get("window", 8))
+        self._lower: dict[int, str] = {}
 
     def __call__(self, doc: Doc) -> Doc:
         self.assign(doc.spans.get(self.spans_key, []))
         return doc
 
     def assign(self, spans: Iterable[Span]) -> None:
-        """Set ``span._.role`` on each of ``spans``."""
+        """Set ``span._.role`` on each of ``spans`` (of one document)."""
+        spans = list(spans)
+        if not spans:
+            return
+        doc = spans[0].doc
+        words = self._words(doc)
+        bounds = SentenceBounds(doc)
         # Mentions share sentences: read each sentence's words once.
         sentences: dict[int, tuple[list[str], bool]] = {}
         for span in spans:
-            sent = span.sent
-            if sent.start not in sentences:
-                sentences[sent.start] = self._sentence(sent)
-            span._.role = self._role(span, sent.start, *sentences[sent.start])
+            begin, end = bounds.of(span)
+            if begin not in sentences:
+                sentences[begin] = self._sentence(words[begin:end])
+            span._.role = self._role(span, begin, *sentences[begin])
 
-    def role(self, span: Span) -> str:
-        sent = span.sent
-        return self._role(span, sent.start, *self._sentence(sent))
+    def _words(self, doc: Doc) -> list[str]:
+        """The lower-case form of each token (remembered by hash, as a corpus's words recur)."""
+        lower = self._lower
+        if len(lower) >= _LOWER_FORMS:
+            lower.clear()
+        strings = doc.vocab.strings
+        out = []
+        for h in doc.to_array(LOWER).tolist():
+            w = lower.get(h)
+            if w is None:
+                w = lower[h] = strings[h]
+            out.append(w)
+        return out
 
-    def _sentence(self, sent: Span) -> tuple[list[str], bool]:
-        words = [t.lower_ for t in sent]
+    def _sentence(self, words: list[str]) -> tuple[list[str], bool]:
         present = set(words)
         return words, any(phrase[0] in present and _contains(words, phrase) for phrase in self.self_ref)
 

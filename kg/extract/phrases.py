@@ -167,9 +167,10 @@ class Phrases:
             for start, end in cands.occurrences[i]:
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
-                span._.source = "phrase"
+                ext = span._
+                ext.source = "phrase"
                 # a type read from the key's words alone votes as weakly as one read from context
-                span._.confidence = CUE_CONFIDENCE if known else CONTEXT_CONFIDENCE
+                ext.confidence = CUE_CONFIDENCE if known else CONTEXT_CONFIDENCE
                 added.append(span)
         self.roles.assign(added)
         doc.spans[self.spans_key] = spans + sorted(added, key=lambda s: (s.start, s.end))
@@ -347,9 +348,12 @@ class Phrases:
             dfs.append(self._df(key, dfs_of))
             ids.append([index[w] for w in key if w != "-"])
         # Hyphenated words are several tokens: pad to the longest phrase's tokens.
-        width = max(len(x) for x in ids)
-        ix = np.array([x + [pad] * (width - len(x)) for x in ids])
-        n_words = (ix != pad).sum(axis=1)
+        lens = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
+        ix = np.full((len(ids), int(lens.max())), pad)
+        ix[
+            np.repeat(np.arange(len(ids)), lens), np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+        ] = [w for x in ids for w in x]
+        n_words = lens
         heads_ix = ix[np.arange(len(keys)), n_words - 1]
         per = np.vstack([words, np.full((1, words.shape[1]), np.inf)])[ix]  # (phrases, max_words, stats)
         real = ix != pad

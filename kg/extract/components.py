@@ -97,7 +97,8 @@ class ConceptSpans:
         norm = self.normaliser
         defined: dict[str, str] = {}
         long_forms: dict[int, int] = {}  # where each defined long form starts -> where it ends
-        for acro in find_acronyms(doc.text):
+        doc_text = doc.text  # a span's text is cut from it (``span.text`` makes a Token of each word)
+        for acro in find_acronyms(doc_text):
             long_key = norm.key(acro.long)
             if not norm.is_generic(long_key):
                 short = norm.resolve(acro.short, long_key)
@@ -123,9 +124,12 @@ class ConceptSpans:
                     rules["long form completed"] += 1
                     covered = whole.end_char
                     span = self._trim(whole, rules)  # "large language model’s (LLM)": its possessive goes
-            if span is None or len(span) > self.max_words or span.text.count("(") != span.text.count(")"):
+            if span is None or len(span) > self.max_words:
                 continue
-            if _WEB_ADDRESS.search(span.text):  # "href{https://youtu.be/...} footnote Live Link": markup
+            text = doc_text[span.start_char : span.end_char]
+            if text.count("(") != text.count(")"):
+                continue
+            if _WEB_ADDRESS.search(text):  # "href{https://youtu.be/...} footnote Live Link": markup
                 rules["web address"] += 1
                 continue
             if self._verb_with_object(span):
@@ -135,7 +139,7 @@ class ConceptSpans:
                 rules["runs on through to"] += 1
                 continue
             for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
-                key = defined.get(part.text) if len(tokens) == len(part) else None
+                key = defined.get(doc_text[part.start_char : part.end_char]) if len(tokens) == len(part) else None
                 key = key or self._key(tokens, defined, rules)
                 if norm.is_generic(key):
                     continue
@@ -253,7 +257,10 @@ class ConceptSpans:
         # "BLEU, METEOR and ROUGE": the commas before the last conjunction cut too; without a
         # conjunction, commas and semicolons list the concepts ("bag-of-words, bag-of-characters")
         cuts += [t.i for t in doc[span.start : cuts[-1] if cuts else span.end - 1] if t.text in (",", ";")]
-        if not cuts or "(" in span.text or any(f in span.text.lower() for f in self.fixed_coordinations):
+        if not cuts:
+            return whole
+        text = span.text
+        if "(" in text or any(f in text.lower() for f in self.fixed_coordinations):
             return whole
         parts, begin = [], span.start
         for cut in sorted(set(cuts)):

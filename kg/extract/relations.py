@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Span
 
 from kg.config import config_path, relations_model_dir
 from kg.errors import ConfigError
-from kg.extract.components import SPANS_KEY
+from kg.extract.components import SPANS_KEY, SentenceBounds
 
 if not Doc.has_extension("relations"):
     Doc.set_extension("relations", default=None)
@@ -94,8 +94,13 @@ def match_rules(rules: list[RelationRule], words: str, left: Span, right: Span) 
     return None
 
 
-def candidate_pairs(spans: list[Span], max_gap: int) -> Iterator[tuple[int, int]]:
-    """Index pairs (left, right) of spans in one sentence, apart by at most ``max_gap`` tokens."""
+def candidate_pairs(spans: list[Span], max_gap: int, sentences: list[int] | None = None) -> Iterator[tuple[int, int]]:
+    """Index pairs (left, right) of spans in one sentence, apart by at most ``max_gap`` tokens.
+
+    ``sentences``: where each span's sentence starts (``span.sent.start``, read if not given).
+    """
+    if sentences is None:
+        sentences = [s.sent.start for s in spans]
     order = sorted(range(len(spans)), key=lambda i: (spans[i].start, -spans[i].end))
     for a, i in enumerate(order):
         left = spans[i]
@@ -103,7 +108,7 @@ def candidate_pairs(spans: list[Span], max_gap: int) -> Iterator[tuple[int, int]
             right = spans[j]
             if right.start - left.end > max_gap:
                 break
-            if right.start < left.end or left.id_ == right.id_ or right.sent.start != left.sent.start:
+            if right.start < left.end or left.id_ == right.id_ or sentences[i] != sentences[j]:
                 continue
             yield i, j
 
@@ -129,8 +134,12 @@ def between(left: Span, right: Span, spans: list[Span]) -> list[str]:
 _KIND = {"Technique": "Method"}
 
 
-def pair_features(left: Span, right: Span, words: list[str], rule: str | None = None) -> list[str]:
+def pair_features(
+    left: Span, right: Span, words: list[str], rule: str | None = None, sentence: tuple[int, int] | None = None
+) -> list[str]:
     """The features of an ordered pair of spans in one sentence, as strings to hash.
+
+    ``sentence``: the first and end token of the pair's sentence (``left.sent``'s, read if not given).
 
     >>> import spacy
     >>> nlp = spacy.blank("en")
@@ -141,6 +150,7 @@ def pair_features(left: Span, right: Span, words: list[str], rule: str | None = 
     True
     """
     doc = left.doc
+    first_token, end_token = sentence or (left.sent.start, left.sent.end)
     lt, rt = _KIND.get(left.label_, left.label_), _KIND.get(right.label_, right.label_)
     types = f"{lt}>{rt}"
     gap = len(words)
@@ -159,8 +169,8 @@ def pair_features(left: Span, right: Span, words: list[str], rule: str | None = 
         f"rf={right[0].lower_}",
         f"rl={right[-1].lower_}",
         f"lr={left[-1].lower_}|{right[-1].lower_}",
-        f"pre={doc[left.start - 1].lower_ if left.start > left.sent.start else '<s>'}",
-        f"post={doc[right.end].lower_ if right.end < left.sent.end else '</s>'}",
+        f"pre={doc[left.start - 1].lower_ if left.start > first_token else '<s>'}",
+        f"post={doc[right.end].lower_ if right.end < end_token else '</s>'}",
     ]
     if gap <= 4:
         feats.append("bs=" + " ".join(words))
@@ -269,13 +279,15 @@ class Relations:
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
-        pairs = list(candidate_pairs(spans, self.model.max_gap))
+        bounds = SentenceBounds(doc)
+        sentences = [bounds.of(s) for s in spans]
+        pairs = list(candidate_pairs(spans, self.model.max_gap, [s[0] for s in sentences]))
         buckets, rules = [], []
         for i, j in pairs:
             left, right = spans[i], spans[j]
             words = between(left, right, spans)
             rule = match_rules(self.rules, " ".join(words), left, right) if self.rules else None
-            feats = pair_features(left, right, words, rule if self.model.rules_as_feature else None)
+            feats = pair_features(left, right, words, rule if self.model.rules_as_feature else None, sentences[i])
             buckets.append(hash_features(feats, self.model.dim))
             rules.append(rule)
         found: list[tuple[int, int, str]] = []

@@ -348,12 +348,9 @@ class Phrases:
             dfs.append(self._df(key, dfs_of))
             ids.append([index[w] for w in key if w != "-"])
         # Hyphenated words are several tokens: pad to the longest phrase's tokens.
-        lens = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
-        ix = np.full((len(ids), int(lens.max())), pad)
-        ix[
-            np.repeat(np.arange(len(ids)), lens), np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-        ] = [w for x in ids for w in x]
-        n_words = lens
+        n_words = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
+        ix = np.full((len(ids), int(n_words.max())), pad)
+        ix[np.arange(ix.shape[1]) < n_words[:, None]] = [w for x in ids for w in x]  # row by row, in order
         heads_ix = ix[np.arange(len(keys)), n_words - 1]
         per = np.vstack([words, np.full((1, words.shape[1]), np.inf)])[ix]  # (phrases, max_words, stats)
         real = ix != pad

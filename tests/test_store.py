@@ -204,6 +204,41 @@ def test_kgs_own_reads_get_the_same_rows_as_tuples(tmp_path, graph):
             assert [list(row) for row in as_tuples] == as_lists
 
 
+def test_a_fresh_reader_opens_the_database_for_each_query_and_closes_it_after(tmp_path, graph, monkeypatch):
+    """The stored pages read through a reader that opens the database anew for each query:
+    LadybugDB keeps what a connection's queries read until the database is closed."""
+    import ladybug
+
+    from kg.store import reader
+
+    db = tmp_path / "kg.lbug"
+    write_embedded(graph, db)
+    opened: list[ladybug.Database] = []
+    closed: list[ladybug.Database] = []
+
+    class Database(ladybug.Database):  # the real database, counted
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            opened.append(self)
+
+        def close(self):
+            closed.append(self)
+            super().close()
+
+    queries = [
+        "MATCH (c:Concept) RETURN c.key, c.paper_count ORDER BY c.key",
+        "MATCH (p:Paper) RETURN p.id ORDER BY p.id",
+    ]
+    with reader(db, tuples=True) as once:
+        expected = [once(q).rows for q in queries]
+    monkeypatch.setattr(ladybug, "Database", Database)
+    with reader(db, tuples=True, fresh=True) as fresh:
+        for q, rows in zip(queries, expected, strict=True):
+            assert fresh(q).rows == rows
+            assert len(opened) == len(closed)  # nothing held between queries
+    assert len(opened) == len(queries)  # the first query runs on the open that checked the store
+
+
 def test_a_call_run_in_a_process_of_its_own_gives_its_result_or_its_error(tmp_path):
     """An update writes the links' table anew in a new Python process while its transaction is
     checkpointed (kg.store.embedded._elsewhere): its result, its error, or that it died, come back."""

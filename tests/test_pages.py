@@ -7,6 +7,7 @@ Screenshots of the default run and of the arXiv sample go to docs/ (the README's
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from pathlib import Path
@@ -297,6 +298,13 @@ def test_the_panel_stays_under_the_bar_when_the_window_narrows(runs, browser):
     for width in (1400, 1000, 700):
         page.set_viewport_size({"width": width, "height": 700})
         page.evaluate(REDRAW)
+        # the page moves the panel down in the frame after the bar wraps (a ResizeObserver): wait for it
+        under = (
+            "() => { const b = document.querySelector('#bar').getBoundingClientRect(); "
+            "return document.querySelector('#panel').getBoundingClientRect().top >= b.bottom - 0.5; }"
+        )
+        with contextlib.suppress(Exception):  # playwright's TimeoutError: the assertion below says where
+            page.wait_for_function(under, timeout=2000)
         bar, panel = (page.locator(s).bounding_box() for s in ("#bar", "#panel"))
         assert panel["y"] >= bar["y"] + bar["height"] - 0.5, (width, bar, panel)
     assert log.errors == []

@@ -866,6 +866,51 @@ def test_run_keys_expand_an_alias_written_in_capitals_inside_a_mention(tmp_path)
     assert rules["acronym from the run"] == 1
 
 
+def test_no_run_long_form_inside_a_name_of_several_parts_or_for_a_numeral():
+    # the arXiv ML corpus: with IV defined as instrumental variable (17 abstracts) and VI as
+    # variational inference (15 of 33), "MIMIC-IV" (74 papers) was keyed "mimic instrumental variable",
+    # "BCI Competition IV" "... competition instrumental variable" and "VI-ReID" (visible-infrared
+    # re-identification) "variational inference re identification"
+    keys, _, _ = _run(
+        _paper("a", "We estimate effects with instrumental variables (IV). IV regression helps.",
+               ("instrumental variables (IV)", "instrumental variable"), ("IV regression", "iv regression")),
+        _paper("b", "Mean-field variational inference (VI) is fast.", ("variational inference (VI)",
+                                                                        "variational inference")),
+        _paper("b2", "Stochastic variational inference (VI) scales.", ("variational inference (VI)",
+                                                                        "variational inference")),
+        _paper("b3", "Value iteration (VI) converges.", ("Value iteration (VI)", "value iteration")),
+        *(_paper(f"b{i}", "Low-rank adaptation (LoRA) of a mixture of experts.", ("Low-rank adaptation (LoRA)",
+                                                                                   "low rank adaptation"))
+          for i in (4, 5)),
+        _paper("c", "We train on MIMIC-IV and on SEED IV.", ("MIMIC-IV", "mimic iv"), ("SEED IV", "seed iv")),
+        _paper("d", "Results on BCI Competition IV and on grade IV tumours.", ("BCI Competition IV",
+               "bci competition iv"), ("grade IV tumours", "grade iv tumour")),
+        _paper("e", "Unsupervised VI-ReID matches people; VI-based methods and VI methods.",
+               ("Unsupervised VI-ReID", "unsupervised vi reid"), ("VI-based methods", "vi based method"),
+               ("VI methods", "vi method")),
+        _paper("f", "A CNN-LSTM model and MoE-LoRA.", ("CNN-LSTM model", "cnn lstm model"),
+               ("MoE-LoRA", "moe lora")),
+        # a name of several parts the run defines whole is read whole; joined to a word, a part is read
+        _paper("g", "A vector quantized variational autoencoder (VQ-VAE) for artificial intelligence (AI).",
+               ("vector quantized variational autoencoder (VQ-VAE)", "vector quantized variational autoencoder"),
+               ("artificial intelligence (AI)", "artificial intelligence")),
+        _paper("h", "VQ-VAE tokenizers and AI-Generated Content.", ("VQ-VAE tokenizers", "vq vae tokenizer"),
+               ("AI-Generated Content", "ai generated content")),
+    )  # fmt: skip
+    assert keys["a"] == ["instrumental variable", "instrumental variable regression"]
+    assert keys["c"] == ["mimic iv", "seed iv"]
+    assert keys["d"] == ["bci competition iv", "grade iv tumour"]
+    # a name's parts are the paper's to define; joined to words, or alone, the run's long form serves
+    assert keys["e"] == ["unsupervised vi reid", "variational inference", "variational inference"]
+    # an alias serves inside a name too, and a long form two abstracts give and the run agrees on (VI
+    # is two things in it)
+    assert keys["f"] == ["convolutional neural network long short term memory model", "moe low rank adaptation"]
+    assert keys["h"] == [
+        "vector quantized variational autoencoder tokenizer",
+        "artificial intelligence generated content",
+    ]
+
+
 def test_a_mention_keyed_with_its_papers_acronyms_takes_the_runs_too():
     # the default sample: "MoE LLMs" in an abstract that defines MoE but not LLM was keyed
     # "mixture of experts llm" at extraction, beside "mixture of experts large language model"

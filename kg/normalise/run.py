@@ -80,6 +80,8 @@ _WORD = re.compile(r"\w+")
 #: and 23 against GQA's 37 do; 2 against COCO's 175 ("Constrained Online Convex Optimization") and
 #: against ChatGPT's 1,465 do not.
 NAME_SHARE = 20
+#: A run agrees on what a short form stands for where this share of its definitions give one long form.
+AGREED = 0.8
 #: An aside in brackets, which a key leaves out ("synthetic (TRIP-PD)" is keyed "synthetic").
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
@@ -139,6 +141,24 @@ class RunTables:
             if longs[best] >= 2 or self.users.get(short, 0) <= NAME_SHARE:
                 table[short] = best
         return table
+
+    @cached_property
+    def agreed(self) -> frozenset[str]:
+        """The short forms whose long form (:attr:`acronyms`) two abstracts at least, and :data:`AGREED` of
+        those that define the short form, give, spelled alike or nearly (the first four letters of each
+        word: "differentially private" for "differential privacy").
+
+        On the arXiv ML corpus LoRA (677 of 727), MoE and KV (0.97, 0.98) are agreed; SD (speculative
+        decoding 56, stable diffusion 53 of 160), VI (variational inference 15 of 33) and MS (multiple
+        sclerosis 15, multispectral 12 of 47) are not.
+        """
+        agreed = set()
+        for short, long in self.acronyms.items():
+            longs = self.definitions[short]
+            alike = sum(n for k, n in longs.items() if _stems(k) == _stems(long))
+            if alike >= 2 and alike >= AGREED * sum(longs.values()):
+                agreed.add(short)
+        return frozenset(agreed)
 
     @cached_property
     def renamed(self) -> dict[str, str]:
@@ -429,6 +449,8 @@ class _Rekey:
         # (Each short form with a capital, as a defined one has: what has none is never looked up.)
         aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha() and v.upper() != v.lower()}
         self.acronyms = tables.acronyms | stored.acronyms | aliased
+        #: Short forms whose long form serves inside a name of several parts too ("LoRA" of "MoE-LoRA").
+        self.curated = frozenset(aliased) | tables.agreed | stored.agreed
         self.closed = tables.closed | stored.closed
         self.renamed = tables.renamed | stored.renamed
         self._named = tables.named | stored.named
@@ -443,7 +465,7 @@ class _Rekey:
                        (INVERTED, self._inverted), (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
-        key = _expand_acronyms(m, self.acronyms, own, self.norm)
+        key = _expand_acronyms(m, self.acronyms, own, self.norm, self.curated)
         if key and key != m.concept:
             rules[ACRONYM] += 1
         key = self.key(key or m.concept, rules)
@@ -596,13 +618,47 @@ def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[s
     return {p.id: dict(_definitions(f"{p.title}\n\n{p.abstract}", norm)) for p in papers if "(" in p.title + p.abstract}
 
 
+def _stems(long: str) -> tuple[str, ...]:
+    return tuple(w[:4] for w in long.split())
+
+
 def _looks_like_acronym(short: str) -> bool:
     """ "PPO", "BiLSTM", "DARTS": two capitals or more, and at least half the letters; not "English"."""
     caps = sum(c.isupper() for c in short)
     return caps >= 2 and 2 * caps >= sum(c.isalpha() for c in short)
 
 
-def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], norm: Normaliser) -> str | None:
+#: A word that may hold acronyms: one part, or a name of several joined by hyphens or slashes ("VQ-VAE").
+_COMPOUND = re.compile(r"\w+(?:[-/]\w+)*")
+#: A Roman numeral of two letters or more: "II", "IV", "XII".
+_ROMAN = re.compile(r"(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})")
+#: Words a number follows: "grade IV", "Phase II", "BCI Competition IV".
+_NUMBERED = frozenset(["grade", "stage", "phase", "type", "class", "level", "part", "chapter", "volume", "track",
+                       "task", "tier", "round", "season", "competition", "version", "edition", "series"])  # fmt: skip
+
+
+def _name_part(part: str) -> bool:
+    """A part of a name that is no word: capitals inside or alone, or a number ("ReID", "COCO", "16", "D";
+    not "Bench" or "based")."""
+    return part.isupper() or any(c.isupper() or c.isdigit() for c in part[1:]) or part.isdigit()
+
+
+def _numeral(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``text[start:end]`` is a Roman numeral that numbers what precedes it: "SEED IV",
+    "BCI Competition IV", "grade IV" (not "with IV", "IV regression").
+
+    >>> [_numeral(t, t.index("IV"), t.index("IV") + 2) for t in ["SEED IV", "grade IV", "with IV", "IV regression"]]
+    [True, True, False, False]
+    """
+    if not _ROMAN.fullmatch(text, start, end):
+        return False
+    before = text[:start].split()[-1:] or [""]
+    return before[0].lower() in _NUMBERED or (before[0].isupper() and before[0].isalpha())
+
+
+def _expand_acronyms(
+    m: Mention, acronyms: dict[str, str], own: dict[str, str], norm: Normaliser, curated: frozenset[str] = frozenset()
+) -> str | None:
     """The key of ``m`` with long forms for its bare acronyms: its paper's own, else the run's.
 
     A mention its abstract keyed by more than its words and its own acronyms ("DP-SGD", defined
@@ -610,6 +666,14 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
     model's mentions, keyed with the paper's own definitions at extraction, take the run's for the
     rest ("MoE LLMs" where the abstract defines only MoE); candidate phrases ("KV cache
     compression" where the abstract defines "Key-Value (KV) cache") take the paper's here.
+
+    A name of several parts that are no words ("VQ-VAE", "MS-COCO", "VI-ReID", "MIMIC-IV") is
+    looked up whole, unless it holds a number ("GPT-4", a name the run defines too); its parts
+    take their paper's long forms or a ``curated`` one (an alias's, "CNN" of "CNN-LSTM", or one the
+    run agrees on, :attr:`RunTables.agreed`), not any other of the run's: a short form the run reads
+    in several ways is as often another field's there ("VI" of "VI-ReID", visible-infrared
+    re-identification, is variational inference in most arXiv ML abstracts that define it).
+    A Roman numeral that numbers a name ("SEED IV", "BCI Competition IV") stays.
     """
     if not (acronyms or own) or "(" in m.text or m.text.islower():
         return None  # (every short form has a capital: a mention in small letters names none)
@@ -617,17 +681,36 @@ def _expand_acronyms(m: Mention, acronyms: dict[str, str], own: dict[str, str], 
     def expand(run: dict[str, str]) -> tuple[str, bool]:
         found = False
 
+        def lookup(short: str, in_name: bool) -> str | None:
+            mine = own.get(short)
+            if mine is not None and _looks_like_acronym(short):
+                return mine
+            return run.get(short) if not in_name or short in curated else None
+
         def long_form(match: re.Match[str]) -> str:
             nonlocal found
-            short = singular(match.group())
-            mine = own.get(short)
-            long = (mine if mine is not None and _looks_like_acronym(short) else None) or run.get(short)
-            if long is None:
-                return match.group()
-            found = True
-            return long
+            word = match.group()
+            parts = re.split(r"[-/]", word)
+            in_name = len(parts) > 1 and all(map(_name_part, parts))
+            numbered = any(c.isdigit() for c in word)  # "GPT-4", "COVID-19": a name and its number, kept
+            if in_name and not numbered and (long := lookup(singular(word), False)) is not None:
+                found = True
+                return long
 
-        return _WORD.sub(long_form, m.text), found
+            def part(p: re.Match[str]) -> str:
+                nonlocal found
+                at = match.start() + p.start()
+                if _ROMAN.fullmatch(p.group()) and (p.start() > 0 or _numeral(m.text, at, at + len(p.group()))):
+                    return p.group()
+                long = lookup(singular(p.group()), in_name)
+                if long is None:
+                    return p.group()
+                found = True
+                return long
+
+            return _WORD.sub(part, word)
+
+        return _COMPOUND.sub(long_form, m.text), found
 
     text, found = expand(acronyms)
     if not found:  # most mentions: no acronym the run defines (and no keying, which costs more)

@@ -911,6 +911,18 @@ def test_no_run_long_form_inside_a_name_of_several_parts_or_for_a_numeral():
     ]
 
 
+def test_a_name_of_several_parts_many_write_bare_is_not_one_abstracts_long_form():
+    # the ACL corpus: one abstract's "recall-oriented understudy for gisting evaluation (ROUGE-L)" keyed
+    # the ROUGE-L of every other abstract by that long form; the papers that wrote "ROUGE-L" without
+    # defining it were not counted, as a name of several parts
+    text = "Models attained recall-oriented understudy for gisting evaluation (ROUGE-L) scores of 0.4."
+    keys, _, _ = _run(
+        _paper("a", text, ("recall-oriented understudy for gisting evaluation (ROUGE-L)", "rouge")),
+        *(_paper(f"p{i}", "ROUGE-L improves.", ("ROUGE-L", "rouge l")) for i in range(25)),
+    )  # fmt: skip
+    assert keys["p0"] == ["rouge l"]
+
+
 def test_a_mention_keyed_with_its_papers_acronyms_takes_the_runs_too():
     # the default sample: "MoE LLMs" in an abstract that defines MoE but not LLM was keyed
     # "mixture of experts llm" at extraction, beside "mixture of experts large language model"

@@ -155,7 +155,7 @@ class RunTables:
         agreed = set()
         for short, long in self.acronyms.items():
             longs = self.definitions[short]
-            alike = sum(n for k, n in longs.items() if _stems(k) == _stems(long))
+            alike = sum(n for k, n in longs.items() if _alike(k, long))
             if alike >= 2 and alike >= AGREED * sum(longs.values()):
                 agreed.add(short)
         return frozenset(agreed)
@@ -401,7 +401,7 @@ def run_tables(
     written: Counter[str] = Counter()  # short form -> papers that write it without defining it
     for p in papers:
         own = defined.get(p.id, {})
-        written.update({s for w in _ACRONYM.findall(f"{p.title}\n{p.abstract}") if (s := singular(w)) not in own})
+        written.update({s for w in _short_forms(f"{p.title}\n{p.abstract}") if (s := singular(w)) not in own})
     users = {s: written[s] for s in definitions if written[s]}
     tables = RunTables({s: dict(d) for s, d in definitions.items()}, users=users)
     acronyms = tables.acronyms
@@ -421,7 +421,7 @@ def run_tables(
             if " " not in key:
                 alone[key] += 1
                 as_name[key] += written_as_name(_ASIDE.sub("", m.text))  # not "synthetic (TRIP-PD)"
-            bare.update(s for w in _ACRONYM.findall(m.text) if (s := singular(w)) not in own)
+            bare.update(s for w in _short_forms(m.text) if (s := singular(w)) not in own)
     # A name is written as one by most of its mentions ("BERT"); a word a few write in capitals
     # (a title in capitals, "GENERATIVE"; half of them: "VISion" and "Vision") stays a word.
     named = frozenset(key for key, n in as_name.items() if 2 * n > alone[key])
@@ -618,8 +618,38 @@ def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[s
     return {p.id: dict(_definitions(f"{p.title}\n\n{p.abstract}", norm)) for p in papers if "(" in p.title + p.abstract}
 
 
-def _stems(long: str) -> tuple[str, ...]:
-    return tuple(w[:4] for w in long.split())
+def _alike(long: str, other: str) -> bool:
+    """Two long forms spelled alike or nearly: as one compound ("multilayer perceptron", "multi layer
+    perceptron"), or with the same first four letters of each word ("differentially private")."""
+    return number_form(long) == number_form(other) or [w[:4] for w in long.split()] == [w[:4] for w in other.split()]
+
+
+def _short_forms(text: str) -> Iterator[str]:
+    """The words of ``text`` that may be acronyms ("PPO", "LLMs"), and the names of several parts that
+    are no words ("ROUGE-L", "VQ-VAE"; :func:`_expand_acronyms` looks them up whole).
+
+    >>> list(_short_forms("ROUGE-L and BLEU on VQ-VAE-based models"))
+    ['ROUGE', 'ROUGE-L', 'BLEU', 'VQ', 'VAE', 'VQ-VAE']
+    """
+    for match in _COMPOUND.finditer(text):
+        word = match.group()
+        yield from _ACRONYM.findall(word)
+        if (name := _name_in(word)) and _looks_like_acronym(name):
+            yield name
+
+
+def _name_in(word: str) -> str:
+    """The name of several parts that are no words (:func:`_name_part`) that ``word`` starts with, or "".
+
+    >>> [_name_in(w) for w in ["VQ-VAE", "VQ-VAE-based", "MC/DC", "LLM-based", "Non-IID", "AI-Generated"]]
+    ['VQ-VAE', 'VQ-VAE', 'MC/DC', '', '', '']
+    """
+    parts = re.split(r"[-/]", word)
+    while len(parts) > 1 and not _name_part(parts[-1]):
+        parts.pop()  # "-based"
+    if len(parts) > 1 and all(map(_name_part, parts)):
+        return word[: sum(map(len, parts)) + len(parts) - 1]
+    return ""
 
 
 def _looks_like_acronym(short: str) -> bool:
@@ -690,19 +720,18 @@ def _expand_acronyms(
         def long_form(match: re.Match[str]) -> str:
             nonlocal found
             word = match.group()
-            parts = re.split(r"[-/]", word)
-            in_name = len(parts) > 1 and all(map(_name_part, parts))
-            numbered = any(c.isdigit() for c in word)  # "GPT-4", "COVID-19": a name and its number, kept
-            if in_name and not numbered and (long := lookup(singular(word), False)) is not None:
+            name = _name_in(word)  # "VQ-VAE" of "VQ-VAE-based"
+            numbered = any(c.isdigit() for c in name)  # "GPT-4", "COVID-19": a name and its number, kept
+            if name and not numbered and (long := lookup(singular(name), False)) is not None:
                 found = True
-                return long
+                return long + word[len(name) :]
 
             def part(p: re.Match[str]) -> str:
                 nonlocal found
                 at = match.start() + p.start()
                 if _ROMAN.fullmatch(p.group()) and (p.start() > 0 or _numeral(m.text, at, at + len(p.group()))):
                     return p.group()
-                long = lookup(singular(p.group()), in_name)
+                long = lookup(singular(p.group()), p.start() < len(name))
                 if long is None:
                     return p.group()
                 found = True

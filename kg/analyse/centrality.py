@@ -48,7 +48,8 @@ def centrality(H: nx.Graph, *, seed: int = 7, budget: int = BETWEENNESS_BUDGET) 
     """
     degree = {str(n): int(k) for n, k in H.degree()}
     pagerank = _pagerank(H)
-    n, m = sum(1 for k in degree.values() if k > 0), H.number_of_edges()
+    # (as networkx counts them, a self-loop twice in the degree; not read again from a paper projection)
+    n, m = sum(1 for k in degree.values() if k > 0), sum(degree.values()) // 2
     betweenness: dict[str, float] = {}
     if n * m <= budget:
         note = "exact"

@@ -19,7 +19,8 @@ import networkx as nx
 
 from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
 from kg.build.texts import TextFile
-from kg.normalise.specificity import generic_terms, specificity, writes_acronym
+from kg.normalise.acronyms import initials, letters
+from kg.normalise.specificity import generic_terms, is_acronym, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
 log = logging.getLogger(__name__)
@@ -521,12 +522,28 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     >>> _concept_name("mixture of experts", Counter({"MoE models": 8, "MoE": 7, "mixture-of-experts": 3}))
     'MoE'
 
+    An acronym of the key's last words is no head: "open-source LLMs" names the concept a
+    coordination wrote "open-source" for ("open-source and closed-source LLMs").
+
+    >>> _concept_name("open source large language model", Counter({"open-source LLMs": 4, "open-source": 4}))
+    'open-source LLMs'
+
     A hyphenated last word is no head the key dropped: "supervised fine-tuning" is no "supervised"
     with a head, though a coordination wrote "supervised" for the concept ("supervised and
     reinforcement fine-tuning").
 
     >>> _concept_name("supervised fine tuning", Counter({"supervised fine-tuning": 9, "supervised": 2}))
     'supervised fine-tuning'
+    >>> _concept_name("symbolic approach", Counter({"symbolic approaches": 7, "symbolic": 1, "symbolic approach": 1}))
+    'symbolic approaches'
+
+    The first words of the key alone (a coordination's cut, "commercial and open-source ASR
+    systems") never name it: a concept written only so is named by its key.
+
+    >>> _concept_name("commercial automatic speech recognition system", Counter({"commercial": 1}))
+    'commercial automatic speech recognition system'
+    >>> _concept_name("ecg signal", Counter({"ECG": 1}))
+    'ECG'
 
     Forms that differ only in case and hyphens count together. The most frequent names them,
     or a form with fewer capitals at the starts of words that is written at least a quarter as
@@ -547,10 +564,13 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     def spells(form: str) -> bool:
         return len(form) >= len(key) - 2 and form.lower().replace("-", " ")[:3] == key[:3]
 
+    def cut(form: str) -> bool:  # the first words of the key alone, not a name ("ECG" of "ECG signals")
+        return key.startswith(f"{form.lower().replace('-', ' ')} ") and not is_acronym(form)
+
     if len(forms) == 1 and not spelled_out:  # most concepts: what follows comes to the one form
         (form,) = forms
         bare = _DEFINED_ACRONYM.sub("", form)
-        return bare if bare != form and spells(bare) else form
+        return bare if bare != form and spells(bare) else key if cut(form) else form
     cased: Counter[str] = Counter()
     for form, n in forms.items():
         bare = _DEFINED_ACRONYM.sub("", form)
@@ -564,18 +584,55 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
         variants = [f for f in members if 4 * cased[f] >= cased[top] and _initials_lowered(f) == _initials_lowered(top)]
         name = min(variants, key=lambda f: (sum(c.isupper() for c in f), -cased[f], f))
         folded[name] = sum(cased[f] for f in members)
-    last = key.rpartition(" ")[2].rstrip("s")
+    last = key.rpartition(" ")[2]
     for form in list(folded):
-        rest = form.rpartition(" ")[0]
-        # the head as the key writes it: "fine-tuning" of "supervised fine-tuning" ends in "tuning"
-        if rest in folded and form.lower().replace("-", " ").rpartition(" ")[2].rstrip("s") != last:
+        rest, _, head = form.rpartition(" ")
+        if form not in folded or rest not in folded:
+            continue
+        if _spells_the_end(head, key):
+            # an acronym of the key's last words is no head it dropped: "open-source" (of "open- and
+            # closed-source LLMs") is cut from "open-source LLMs"
+            folded[form] += folded.pop(rest)
+        elif not _same_word(head.lower().replace("-", " ").rpartition(" ")[2], last):
+            # the head as the key writes it: "fine-tuning" of "supervised fine-tuning" ends in "tuning"
             folded[rest] += folded.pop(form)
     ranked = sorted(folded, key=lambda f: (-folded[f], f))
     spelled = next((f for f in ranked if spells(f)), None)
-    written = ([f for f in ranked if "(" not in f] or ranked)[0]
     if spelled_out:
         return spelled if spelled is not None else key
+    whole = [f for f in ranked if not cut(f)]
+    if not whole:
+        return key
+    written = ([f for f in whole if "(" not in f] or whole)[0]
     return spelled if spelled is not None and WRITTEN_MORE * folded[spelled] > folded[written] else written
+
+
+def _same_word(written: str, keyed: str) -> bool:
+    """Whether ``written`` is ``keyed`` (a key's word) or its plural.
+
+    >>> [_same_word(w, k) for w, k in [("approaches", "approach"), ("studies", "study"), ("analyses", "analysis"),
+    ...                                 ("models", "model"), ("model", "mixture")]]
+    [True, True, True, True, False]
+    """
+    return (
+        written in (keyed, f"{keyed}s", f"{keyed}es")
+        or (keyed.endswith("y") and written == f"{keyed[:-1]}ies")
+        or (keyed.endswith("is") and written == f"{keyed[:-2]}es")
+    )
+
+
+def _spells_the_end(word: str, key: str) -> bool:
+    """Whether ``word`` is an acronym of the last words of ``key``.
+
+    >>> _spells_the_end("LLMs", "open source large language model"), _spells_the_end("models", "mixture of experts")
+    (True, False)
+    >>> _spells_the_end("RLHF", "online reinforcement learning from human feedback")
+    True
+    """
+    if not is_acronym(word):
+        return False
+    want, words = letters(word), key.split()
+    return any(want in initials(" ".join(words[i:])) for i in range(len(words) - 1, -1, -1))
 
 
 def _initials_lowered(form: str) -> str:

@@ -20,6 +20,7 @@ import networkx as nx
 from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
 from kg.build.texts import TextFile
 from kg.normalise.acronyms import initials, letters
+from kg.normalise.keys import written_as_name
 from kg.normalise.specificity import generic_terms, is_acronym, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
@@ -542,8 +543,8 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
 
     >>> _concept_name("commercial automatic speech recognition system", Counter({"commercial": 1}))
     'commercial automatic speech recognition system'
-    >>> _concept_name("ecg signal", Counter({"ECG": 1}))
-    'ECG'
+    >>> _concept_name("ecg signal", Counter({"ECG": 1})), _concept_name("open language model", Counter({"open-": 1}))
+    ('ECG', 'open language model')
 
     Forms that differ only in case and hyphens count together. The most frequent names them,
     or a form with fewer capitals at the starts of words that is written at least a quarter as
@@ -564,8 +565,8 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     def spells(form: str) -> bool:
         return len(form) >= len(key) - 2 and form.lower().replace("-", " ")[:3] == key[:3]
 
-    def cut(form: str) -> bool:  # the first words of the key alone, not a name ("ECG" of "ECG signals")
-        return key.startswith(f"{form.lower().replace('-', ' ')} ") and not is_acronym(form)
+    def cut(form: str) -> bool:  # the first words of the key alone ("open-"), not a name ("ECG", "Llama-2-7B")
+        return key.startswith(f"{form.lower().replace('-', ' ').strip()} ") and not written_as_name(form)
 
     if len(forms) == 1 and not spelled_out:  # most concepts: what follows comes to the one form
         (form,) = forms

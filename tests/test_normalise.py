@@ -923,6 +923,22 @@ def test_a_name_of_several_parts_many_write_bare_is_not_one_abstracts_long_form(
     assert keys["p0"] == ["rouge l"]
 
 
+def test_an_expansion_does_not_double_the_word_after_it():
+    # arXiv ML: "LoRA-based adaptation" was keyed "low rank adaptation adaptation" (42 mentions),
+    # "CAD designs" "computer aided design design", "CNN networks"; "drug-drug interaction" is written so
+    keys, rules, _ = _run(
+        *(_paper(f"d{i}", "Computer-aided design (CAD) is old.",
+                 ("Computer-aided design (CAD)", "computer aided design")) for i in range(2)),
+        *(_paper(f"i{i}", "Drug-drug interactions (DDIs) harm.", ("Drug-drug interactions (DDIs)",
+                                                                   "drug drug interaction")) for i in range(2)),
+        _paper("a", "CAD designs and CNN networks predict drug-drug interactions and DDIs.",
+               ("CAD designs", "cad design"), ("CNN networks", "cnn network"),
+               ("drug-drug interactions", "drug drug interaction"), ("DDIs", "ddi")),
+    )  # fmt: skip
+    assert keys["a"] == ["computer aided design", "convolutional neural network"] + ["drug drug interaction"] * 2
+    assert rules["doubled word dropped"] == 2
+
+
 def test_a_mention_keyed_with_its_papers_acronyms_takes_the_runs_too():
     # the default sample: "MoE LLMs" in an abstract that defines MoE but not LLM was keyed
     # "mixture of experts llm" at extraction, beside "mixture of experts large language model"

@@ -67,6 +67,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 from kg.normalise.acronyms import find_acronyms, initials, letters, singular
@@ -87,7 +88,7 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
+ACRONYM, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION, DOUBLED = (
     "acronym from the run",
     "long form of a known name",
     "compound folded",
@@ -97,6 +98,7 @@ ACRONYM, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION = (
     "generic head stripped",
     "model class stripped",
     "relation within one concept dropped",
+    "doubled word dropped",
 )
 
 
@@ -451,6 +453,8 @@ class _Rekey:
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         #: Short forms whose long form serves inside a name of several parts too ("LoRA" of "MoE-LoRA").
         self.curated = frozenset(aliased) | tables.agreed | stored.agreed
+        #: Words a long form has twice in a row ("drug" of "drug drug interaction").
+        self.doubled = frozenset(_doubled(long) for long in self.acronyms.values()) - {""}
         self.closed = tables.closed | stored.closed
         self.renamed = tables.renamed | stored.renamed
         self._named = tables.named | stored.named
@@ -465,10 +469,17 @@ class _Rekey:
                        (INVERTED, self._inverted), (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
-        key = _expand_acronyms(m, self.acronyms, own, self.norm, self.curated)
-        if key and key != m.concept:
+        expanded = _expand_acronyms(m, self.acronyms, own, self.norm, self.curated)
+        if expanded and expanded != m.concept:
             rules[ACRONYM] += 1
-        key = self.key(key or m.concept, rules)
+        key = self.key(expanded or m.concept, rules)
+        if expanded and (doubled := _doubled(key)) and doubled not in self.doubled and not _doubled(m.concept):
+            # a long form's last word before the same word: "CNN networks", "CAD designs", "LoRA-based
+            # adaptation" (42 arXiv ML mentions keyed "low rank adaptation adaptation"); not the
+            # long form's own ("DDI", drug-drug interaction)
+            rules[DOUBLED] += 1
+            words = key.split()
+            key = " ".join(w for i, w in enumerate(words) if not i or w != words[i - 1])
         if key in self.renamed and key in own.values():  # the abstract defines a known name by it
             rules[NAME] += 1
             return self.renamed[key]
@@ -616,6 +627,11 @@ def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:
 def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[str, str]]:
     """The acronyms each paper defines itself, in its title or its abstract: short form -> key."""
     return {p.id: dict(_definitions(f"{p.title}\n\n{p.abstract}", norm)) for p in papers if "(" in p.title + p.abstract}
+
+
+def _doubled(key: str) -> str:
+    """The first word of ``key`` that follows itself, or "": "drug" of "drug drug interaction"."""
+    return next((a for a, b in pairwise(key.split()) if a == b), "")
 
 
 def _alike(long: str, other: str) -> bool:

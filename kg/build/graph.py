@@ -19,7 +19,7 @@ import networkx as nx
 
 from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
 from kg.build.texts import TextFile
-from kg.normalise.acronyms import initials, letters
+from kg.normalise.acronyms import spelled_by_initials
 from kg.normalise.keys import written_as_name
 from kg.normalise.specificity import generic_terms, is_acronym, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
@@ -630,10 +630,7 @@ def _spells_the_end(word: str, key: str) -> bool:
     >>> _spells_the_end("RLHF", "online reinforcement learning from human feedback")
     True
     """
-    if not is_acronym(word):
-        return False
-    want, words = letters(word), key.split()
-    return any(want in initials(" ".join(words[i:])) for i in range(len(words) - 1, -1, -1))
+    return is_acronym(word) and spelled_by_initials(word, key) is not None
 
 
 def _initials_lowered(form: str) -> str:

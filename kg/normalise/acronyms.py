@@ -103,7 +103,7 @@ def find_acronyms(text: str) -> list[Acronym]:
         if not window:
             continue
         window_text = text[window[0].start() : window[-1].end()]
-        long_form = _spelled_by_initials(short, window_text) or _best_long_form(short, window_text)
+        long_form = spelled_by_initials(short, window_text) or _best_long_form(short, window_text)
         if long_form is None or any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower())):
             continue
         if repeats_words(" ".join(_WORD_PARTS.findall(long_form.lower()))):
@@ -131,7 +131,7 @@ def initials(long: str) -> tuple[str, str]:
     return "".join(p[0] for p in parts), "".join(p[0] for p in parts if p not in _SKIPPED)
 
 
-def _spelled_by_initials(short: str, window: str) -> str | None:
+def spelled_by_initials(short: str, window: str) -> str | None:
     """The fewest words ending ``window`` whose initials spell ``short``, if any."""
     want = letters(short)
     if len(want) < 2 or not want.isalpha():

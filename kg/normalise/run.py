@@ -690,15 +690,13 @@ def _name_part(part: str) -> bool:
     return part.isupper() or any(c.isupper() or c.isdigit() for c in part[1:]) or part.isdigit()
 
 
-def _numeral(text: str, start: int, end: int) -> bool:
-    """Whether the word at ``text[start:end]`` is a Roman numeral that numbers what precedes it: "SEED IV",
-    "BCI Competition IV", "grade IV" (not "with IV", "IV regression").
+def _numeral(text: str, start: int) -> bool:
+    """Whether the Roman numeral at ``start`` of ``text`` numbers what precedes it: "SEED IV", "BCI
+    Competition IV", "grade IV" (not "with IV", "IV regression").
 
-    >>> [_numeral(t, t.index("IV"), t.index("IV") + 2) for t in ["SEED IV", "grade IV", "with IV", "IV regression"]]
+    >>> [_numeral(t, t.index("IV")) for t in ["SEED IV", "grade IV", "with IV", "IV regression"]]
     [True, True, False, False]
     """
-    if not _ROMAN.fullmatch(text, start, end):
-        return False
     before = text[:start].split()[-1:] or [""]
     return before[0].lower() in _NUMBERED or (before[0].isupper() and before[0].isalpha())
 
@@ -746,7 +744,7 @@ def _expand_acronyms(
             def part(p: re.Match[str]) -> str:
                 nonlocal found
                 at = match.start() + p.start()
-                if _ROMAN.fullmatch(p.group()) and (p.start() > 0 or _numeral(m.text, at, at + len(p.group()))):
+                if _ROMAN.fullmatch(p.group()) and (p.start() > 0 or _numeral(m.text, at)):
                     return p.group()
                 long = lookup(singular(p.group()), p.start() < len(name))
                 if long is None:

@@ -142,9 +142,10 @@ def test_the_updated_store_matches_a_rebuilt_one(grown, stores):
         if not near & (lagging | lagging_papers):  # (links through a lagging concept or paper may differ)
             assert mine == theirs, p
             compared += 1
-    # (30 of the 50: candidate phrases, a process's head ("attention mechanism" -> "attention") and
-    # named models' keys make more stored keys lag; 38 before those two rules)
-    assert compared >= 0.6 * len(new)
+    # (29 of the 50: candidate phrases, a process's head ("attention mechanism" -> "attention"),
+    # "X applications" -> X and named models' keys make more stored keys lag; 38 before the first
+    # two, 30 before the third)
+    assert compared >= 0.55 * len(new)
     assert all(links[e] == d for e, d in steady(fresh_links).items()
                if new & set(e) and e in links and not lagging & {f"concept:{c}" for c in d["shared"]})  # fmt: skip
     # as in a rebuild, a link stays only where one of its ends has it among its top_k: an old

@@ -118,6 +118,8 @@ class Normaliser:
         self.class_heads = tuple(conf.get("class_heads", []))
         self.inverted = tuple(conf.get("inverted_prepositions", []))
         self.process_endings = tuple(conf.get("process_endings", []))
+        self.process_only_heads = frozenset(conf.get("process_only_heads", []))
+        self.head_names = tuple(f" {p}" for p in conf.get("head_names", []))
         self.invariant = frozenset(conf.get("invariant", []))
         #: A word that ends in one of these is no plural either: "wikinews", "astrophysics", "winobias".
         self._invariant_ends = tuple(w for w in self.invariant if len(w) >= 4)

@@ -49,7 +49,11 @@ Seven rules, each a table built from the whole run and applied with dict lookups
   "human-annotated datasets" stay), or an "X" that ends in a
   property word ("training-free", "LLM-based") or opens with a prefix ("multi-agent") is no
   name, and a key that ends in a known name with that head keeps it ("mixture of experts large
-  language model": "language model").
+  language model": "language model"), or in a name of ``head_names`` ("human language technology").
+  "X technology" and "X application" are X so ("AI technologies", "LLM applications"; "clinical
+  applications" stay). A head of ``process_only_heads`` goes only after a process that the run
+  writes alone at least half as often: "reasoning process", "decision-making processes" ->
+  "reasoning", "decision making"; "Gaussian process", "business process" stay.
   A known metric loses a head of ``metric_heads`` too: "BLEU points", "ROUGE metric", "accuracy
   scores" are BLEU, ROUGE and accuracy (``metrics``: the gazetteer's Metric keys).
 - model classes: "X large language model" (``class_heads``) is "X" where "X" is a name of two
@@ -508,7 +512,7 @@ class _Rekey:
 
     def _strip_head(self, key: str) -> str:
         rest, _, head = key.rpartition(" ")
-        if not rest or key in self.known:
+        if not rest or key in self.known or f" {key}".endswith(self.norm.head_names):
             return key
         if f"{rest.rpartition(' ')[2]} {head}" in self.known:
             return key  # "mixture of experts large language model" ends in the name "language model"
@@ -516,7 +520,12 @@ class _Rekey:
         if head in self.norm.metric_heads:  # "bleu point" -> "bleu"; "macro averaged f1 score" -> "macro f1"
             metric = self.norm.aliases.force.get(rest, rest)
             return metric if metric in self.metrics else key
-        if head not in self.norm.generic_heads:
+        if head in self.norm.process_only_heads:
+            # "reasoning process" is reasoning, "data annotation process" where the run hardly writes
+            # "data annotation" is not
+            if not rest.endswith(self.norm.process_endings) or 2 * self._count(rest) < self._count(key):
+                return key
+        elif head not in self.norm.generic_heads:
             return key
         return rest if self._names(rest, one_word, head, key) else key
 
@@ -545,7 +554,11 @@ class _Rekey:
 
     def _more(self, key: str, than: str) -> bool:
         """Whether the run has ``key`` (or the gazetteer knows it) at least as often as ``than``, in its spelling."""
-        return key in self.known or self.counts.get(self._closed(key), 0) >= self.counts.get(self._closed(than), 0)
+        return key in self.known or self._count(key) >= self._count(than)
+
+    def _count(self, key: str) -> int:
+        """The run's mentions of ``key``, in its spelling."""
+        return self.counts.get(self._closed(key), 0)
 
     def _fold(self, rest: str) -> tuple[str, bool]:
         """``rest`` (the start of a key) in the run's spelling, and whether it is one word however the
@@ -561,7 +574,7 @@ class _Rekey:
         if one_word and rest not in self.known and not self._process(rest, head):
             if rest not in self.named:
                 return False  # "language model" is no "language"
-            if key and 2 * self.counts.get(rest, 0) < self.counts.get(self._closed(key), 0):
+            if key and 2 * self.counts.get(rest, 0) < self._count(key):
                 # written as a name, but mostly as the modifier of this head: "massive datasets" (99
                 # mentions in arXiv ML, against 12 of "massive", a few of them the dataset MASSIVE)
                 return False
@@ -590,7 +603,8 @@ class _Rekey:
 
     def _process(self, word: str, head: str) -> bool:
         """``word`` names a process that ``head`` names a way of doing: "quantization method"."""
-        return head in self.norm.process_heads and word.endswith(self.norm.process_endings)
+        ways = head in self.norm.process_heads or head in self.norm.process_only_heads
+        return ways and word.endswith(self.norm.process_endings)
 
 
 def number_form(key: str, named: frozenset[str] = frozenset()) -> str:

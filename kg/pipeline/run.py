@@ -443,7 +443,8 @@ def _normalise(run: _Run, copying: Future[Any] | None) -> int:
     report.normalise = {"rules": dict(sorted(rules.items()))}
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)
-        behind = update.tables.moved_by(run.tables, norm.generic_heads | set(norm.class_heads), norm.inverted)
+        heads = norm.generic_heads | norm.process_only_heads | set(norm.class_heads)
+        behind = update.tables.moved_by(run.tables, heads, norm.inverted)
         for why in behind[:5]:
             log.info("a full run would change stored keys: %s", why)
         report.normalise["stored_keys_behind"] = len(behind)

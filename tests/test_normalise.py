@@ -32,6 +32,8 @@ def norm():
         # arXiv ML: "F1 score" (23 papers of 2,000) and "F1" (11) were two metrics
         (["F1 score", "F1-score", "F1", "F-measure", "F1 measure"], "f1"),
         (["BLEU score", "BLEU scores", "BLEU"], "bleu"),
+        # ACL: a typographic apostrophe had made "beck s depression inventory" beside "beck's ..."
+        (["Beck\u2019s Depression Inventory", "Beck's Depression Inventory"], "beck's depression inventory"),
     ],
 )
 def test_variants_share_one_key(norm, variants, key):
@@ -500,6 +502,29 @@ def test_run_folds_the_number_a_name_decides():
     assert keys["c"] == ["chain of thought", "wordnet", "ontonotes"]
     assert keys["d"] == ["mixture of experts"] * 3
     assert rules["number of a name folded"] == 3
+
+
+def test_a_short_form_the_run_agrees_on_is_spelled_out_inside_a_long_form():
+    # 30,000 arXiv ML abstracts: XAI defined as "Explainable AI" and as "explainable artificial
+    # intelligence" made two concepts of one, and bare XAI went to either
+    keys, rules, _ = _run(
+        _paper("a", "Explainable AI (XAI) helps. XAI methods.", ("Explainable AI (XAI)", "explainable ai"),
+               ("XAI methods", "explainable ai method")),
+        _paper("b", "Explainable artificial intelligence (XAI) helps. XAI.",
+               ("Explainable artificial intelligence (XAI)", "explainable artificial intelligence"),
+               ("XAI.", "explainable artificial intelligence")),
+        *(_paper(f"ai{i}", "Artificial intelligence (AI) is big.", ("Artificial intelligence (AI)",
+                 "artificial intelligence")) for i in range(2)),
+        _paper("e", "We use XAI tools and explainable AI.", ("XAI tools", "xai tool"),
+               ("explainable AI", "explainable ai")),
+        # a long form whose short form the run does not agree on stays as written
+        _paper("f", "Stable diffusion (SD) models and speculative decoding (SD); SD-based XAI (SDX).",
+               ("SD-based XAI (SDX)", "sd based xai")),
+    )  # fmt: skip
+    assert keys["a"] == ["explainable artificial intelligence"] * 2
+    assert keys["e"] == ["explainable artificial intelligence"] * 2
+    assert keys["f"] == ["sd based xai"]
+    assert rules["acronym in a long form spelled out"] == 2
 
 
 def test_run_strips_generic_heads_from_names_of_the_run():

@@ -124,6 +124,13 @@ class ConceptSpans:
                     rules["long form completed"] += 1
                     covered = whole.end_char
                     span = self._trim(whole, rules)  # "large language model’s (LLM)": its possessive goes
+            elif span is not None and (begun := _long_form_before(span, long_forms)) is not None:
+                # ... and so is the end of one that its short form follows: "artificial intelligence
+                # (XAI) methods" of "explainable artificial intelligence (XAI) methods"
+                whole = doc.char_span(begun, span.end_char, alignment_mode="expand")
+                if whole is not None and (not spans or spans[-1].end_char <= begun):
+                    rules["long form completed"] += 1
+                    span = self._trim(whole, rules)
             if span is None or len(span) > self.max_words:
                 continue
             text = doc_text[span.start_char : span.end_char]
@@ -196,8 +203,8 @@ class ConceptSpans:
         doc, norm = span.doc, self.normaliser
         while start < end:
             tok = doc[start]
-            if tok.lower_ in norm.leading or tok.is_punct:
-                start += 1
+            if tok.lower_ in norm.leading or tok.is_punct or tok.lower_ in _POSSESSIVE:
+                start += 1  # (a possessive ending opens a span cut from its possessor: "'s accuracy")
             # "in" of "in-context learning" is no function word: only a word standing alone is
             elif not tok.whitespace_ or end - start == 1:
                 break
@@ -411,6 +418,16 @@ def _runs_on_through_to(span: Span) -> bool:
         if tok.lower_ == "to" and alone and depth == 0 and span[i + 1].is_lower:
             return True
     return False
+
+
+def _long_form_before(span: Span, long_forms: dict[int, int]) -> int | None:
+    """Where the defined long form starts that ``span`` starts inside and runs to the end of, if one does.
+
+    >>> import spacy
+    >>> _long_form_before(spacy.blank("en")("explainable artificial intelligence (XAI) methods")[1:], {0: 35})
+    0
+    """
+    return next((s for s, e in long_forms.items() if s < span.start_char < e <= span.end_char), None)
 
 
 def _eponym(tok: Token) -> bool:

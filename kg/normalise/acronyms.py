@@ -85,6 +85,8 @@ def find_acronyms(text: str) -> list[Acronym]:
     [('BERT', 'Bidirectional Encoder Representations from Transformers')]
     >>> [(a.short, a.long) for a in find_acronyms("trained with proximal policy optimization (PPO)")]
     [('PPO', 'proximal policy optimization')]
+    >>> [(a.short, a.long) for a in find_acronyms("explainable artificial intelligence (XAI) and Explainable AI (XAI)")]
+    [('XAI', 'explainable artificial intelligence'), ('XAI', 'Explainable AI')]
     >>> find_acronyms("results (see Table 2) improve")
     []
     >>> find_acronyms("a corpus of conventionalized metaphors, "
@@ -155,6 +157,18 @@ def _is_short_form(s: str) -> bool:
     return 2 <= len(s) <= 10 and len(s.split()) <= 2 and s[0].isalnum() and any(c.isupper() for c in s)
 
 
+def _opens_word(text: str, i: int) -> bool:
+    """Whether the letter at ``i`` may give an acronym its first letter: a word's first, or the x of a
+    word that opens with "ex" ("eXplainable AI (XAI)", "eXtreme Gradient Boosting (XGBoost)").
+
+    >>> [_opens_word("an explainable AI", i) for i in (0, 3, 4, 7)]
+    [True, True, True, False]
+    """
+    if i == 0 or not text[i - 1].isalnum():
+        return True
+    return text[i].lower() == "x" and text[i - 1].lower() == "e" and (i == 1 or not text[i - 2].isalnum())
+
+
 def _best_long_form(short: str, long: str) -> str | None:
     chars = letters(short)
     s_index = len(chars) - 1
@@ -162,9 +176,7 @@ def _best_long_form(short: str, long: str) -> str | None:
     matched = []
     while s_index >= 0:
         c = chars[s_index]
-        while l_index >= 0 and (
-            long[l_index].lower() != c or (s_index == 0 and l_index > 0 and long[l_index - 1].isalnum())
-        ):
+        while l_index >= 0 and (long[l_index].lower() != c or (s_index == 0 and not _opens_word(long, l_index))):
             l_index -= 1
         if l_index < 0:
             return None

@@ -156,7 +156,8 @@ class Normaliser:
         return made
 
     def _surface(self, text: str) -> str:
-        text = unicodedata.normalize("NFKC", text)
+        # (a typographic apostrophe is the apostrophe: "Alzheimer’s disease" had been "alzheimer s disease")
+        text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
         if "\\" in text:
             text = _LATEX_FORMAT.sub("", text).replace("{", "").replace("}", "")
         caps = {m.lower() for m in (*_CAPS_S.findall(text), *_NAME_S.findall(text))}

@@ -74,7 +74,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from kg.normalise.acronyms import find_acronyms, initials, letters, singular
+from kg.normalise.acronyms import Acronym, find_acronyms, initials, letters, singular
 from kg.normalise.keys import Normaliser, repeats_words, written_as_name
 from kg.normalise.specificity import closed_up, generic_terms
 from kg.records import Extraction, Mention, Paper
@@ -92,8 +92,9 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION, DOUBLED = (
+ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION, DOUBLED = (
     "acronym from the run",
+    "acronym in a long form spelled out",
     "long form of a known name",
     "compound folded",
     "number of a name folded",
@@ -127,6 +128,10 @@ class RunTables:
     users: dict[str, int] = field(default_factory=dict)
     #: The acronyms each paper of the run defines (short form -> key), while the run lasts.
     defined: dict[str, dict[str, str]] | None = field(default=None, compare=False, repr=False)
+    #: Key of a long form -> the same with the short forms it writes spelled out, where the run
+    #: agrees on theirs ("explainable ai" of "Explainable AI (XAI)" -> "explainable artificial
+    #: intelligence"), while the run lasts.
+    spelled_out: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     #: Tables these were merged from, and the keys merged in since: their ``closed`` serves this one's.
     grown_from: tuple[RunTables, frozenset[str]] | None = field(default=None, compare=False, repr=False)
 
@@ -344,7 +349,7 @@ def rekeyed(
 ) -> Iterator[Extraction]:
     """:func:`normalise_run`'s extractions one at a time, as they are read; ``rules`` counts the rules fired."""
     norm = normaliser or Normaliser()
-    defined = tables.defined if tables.defined is not None else _defined_by_paper(list(papers), norm)
+    defined = tables.defined if tables.defined is not None else _defined_by_paper(list(papers), norm)[0]
     rekey = _Rekey(norm, tables, known, stored or RunTables(), metrics)
     for x in extractions:
         rules.update(x.rules)
@@ -357,8 +362,8 @@ def rekeyed(
             mentions.append(m if key == m.concept else replace(m, concept=key))
         relations = []
         for r in x.relations:
-            head = by_span.get((r.field, r.head_start, r.head_end)) or rekey.key(r.head)
-            tail = by_span.get((r.field, r.tail_start, r.tail_end)) or rekey.key(r.tail)
+            head = by_span.get((r.field, r.head_start, r.head_end)) or rekey.key(rekey.spelled_out(r.head))
+            tail = by_span.get((r.field, r.tail_start, r.tail_end)) or rekey.key(rekey.spelled_out(r.tail))
             if head == tail:  # "data set USED_FOR dataset": one concept now
                 rules[SELF_RELATION] += 1
                 continue
@@ -390,30 +395,33 @@ def run_tables(
     """
     norm = normaliser or Normaliser()
     papers = list(papers)
-    defined = _defined_by_paper(papers, norm)
-    definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    named_by: defaultdict[str, Counter[str]] = defaultdict(Counter)  # long form -> known names it defines
-    for own in defined.values():
-        for short, key in own.items():
-            # an alias decides for its short form ("LLM"), and one that forbids a definition
-            # keys the short form as itself: nothing to share
-            if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
-                if norm.key(short) in metrics and key not in metrics and key.rpartition(" ")[2] not in norm.metric_ends:
-                    continue  # "COMmonsEnse Transformers (COMET)" is no name for the metric COMET
-                if norm.key(short) in names:
-                    named_by[key][norm.key(short)] += 1
-                    continue
-                definitions[short][key] += 1
+    defined, inner = _defined_by_paper(papers, norm)
     written: Counter[str] = Counter()  # short form -> papers that write it without defining it
     for p in papers:
         own = defined.get(p.id, {})
         written.update({s for w in _short_forms(f"{p.title}\n{p.abstract}") if (s := singular(w)) not in own})
+    definitions, named_by = _counted(defined, norm, metrics, names)
     users = {s: written[s] for s in definitions if written[s]}
-    tables = RunTables({s: dict(d) for s, d in definitions.items()}, users=users)
-    acronyms = tables.acronyms
+    tables = RunTables(definitions, users=users)
     if prior:
         tables = prior.merged(tables)
-        acronyms = tables.acronyms | prior.acronyms  # the stored papers' long forms stay
+    # A long form that writes a short form the run agrees on ("Explainable AI (XAI)") is keyed with
+    # it spelled out, as a paper writing "explainable AI" alone is (and its mentions with it below)
+    agreed = {s: tables.acronyms[s] for s in tables.agreed} | (
+        {s: prior.acronyms[s] for s in prior.agreed} if prior else {}
+    )
+    spelled_out: dict[str, str] = {}
+    for p in inner:
+        own = dict(_definitions(find_acronyms(f"{p.title}\n\n{p.abstract}"), norm, agreed))
+        spelled_out.update((key, own[s]) for s, key in defined[p.id].items() if own.get(s, key) != key)
+        defined[p.id] = own
+    if spelled_out:
+        definitions, named_by = _counted(defined, norm, metrics, names)
+        tables = RunTables(definitions, users={s: written[s] for s in definitions if written[s]})
+        if prior:
+            tables = prior.merged(tables)
+    acronyms = tables.acronyms | prior.acronyms if prior else tables.acronyms  # the stored papers' long forms stay
+    spelled = Spelled(spelled_out)
     counts: Counter[str] = Counter()
     # one-word keys: their mentions, and those written as a name
     alone: Counter[str] = Counter()
@@ -422,7 +430,7 @@ def run_tables(
     for x in extractions:
         own = defined.get(x.id, {})
         for m in x.mentions:
-            key = _expand_acronyms(m, acronyms, own, norm) or m.concept
+            key = spelled(_expand_acronyms(m, acronyms, own, norm) or m.concept)
             counts[key] += 1
             if " " not in key:
                 alone[key] += 1
@@ -434,7 +442,7 @@ def run_tables(
     names_of = {long: dict(d) for long, d in named_by.items()}
     users = {s: written[s] for s in bare if s not in definitions and written[s]}
     tables = tables.merged(RunTables({}, dict(counts), named, frozenset(bare), names_of, users))
-    return replace(tables, defined=defined)
+    return replace(tables, defined=defined, spelled_out=spelled_out)
 
 
 #: Words that open a phrase which qualifies a noun, not names a thing: "out-of-distribution".
@@ -461,6 +469,7 @@ class _Rekey:
         self.doubled = frozenset(_doubled(long) for long in self.acronyms.values()) - {""}
         self.closed = tables.closed | stored.closed
         self.renamed = tables.renamed | stored.renamed
+        self.spelled_out = Spelled(tables.spelled_out)
         self._named = tables.named | stored.named
         #: The one-word keys of the run ("autoregressive"), whichever spelling it keys them by.
         self.words = frozenset(k for k in (*tables.counts, *stored.counts) if " " not in k)
@@ -476,6 +485,9 @@ class _Rekey:
         expanded = _expand_acronyms(m, self.acronyms, own, self.norm, self.curated)
         if expanded and expanded != m.concept:
             rules[ACRONYM] += 1
+        if (spelled := self.spelled_out(expanded or m.concept)) != (expanded or m.concept):
+            rules[SPELLED] += 1
+            expanded = spelled
         key = self.key(expanded or m.concept, rules)
         if expanded and (doubled := _doubled(key)) and doubled not in self.doubled and not _doubled(m.concept):
             # a long form's last word before the same word: "CNN networks", "CAD designs", "LoRA-based
@@ -630,17 +642,60 @@ def number_form(key: str, named: frozenset[str] = frozenset()) -> str:
     return form
 
 
-def _definitions(abstract: str, norm: Normaliser) -> Iterable[tuple[str, str]]:
-    """(short form, key of its long form) of each acronym ``abstract`` defines, as ``kg_concepts`` reads them."""
-    for a in find_acronyms(abstract):
+def _definitions(
+    found: Iterable[Acronym], norm: Normaliser, spelled: dict[str, str] | None = None
+) -> Iterable[tuple[str, str]]:
+    """(short form, key of its long form) of each acronym definition ``found`` (:func:`find_acronyms`), as
+    ``kg_concepts`` reads them; the short forms of ``spelled`` (short form -> key of its long form)
+    written in a long form spelled out.
+
+    >>> found = find_acronyms("Explainable AI (XAI) helps.")
+    >>> list(_definitions(found, Normaliser(), {"AI": "artificial intelligence"}))
+    [('XAI', 'explainable artificial intelligence')]
+    """
+    for a in found:
         long_key = norm.key(a.long)
+        if spelled:
+            out = norm.key(_ACRONYM.sub(lambda w: spelled.get(singular(w.group()), w.group()), a.long))
+            if not repeats_words(out) and not _doubled(out):  # (not "student teacher network network")
+                long_key = out
         if not norm.is_generic(long_key):
             yield singular(a.short), norm.resolve(a.short, long_key)
 
 
-def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> dict[str, dict[str, str]]:
-    """The acronyms each paper defines itself, in its title or its abstract: short form -> key."""
-    return {p.id: dict(_definitions(f"{p.title}\n\n{p.abstract}", norm)) for p in papers if "(" in p.title + p.abstract}
+def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> tuple[dict[str, dict[str, str]], list[Paper]]:
+    """The acronyms each paper defines itself, in its title or its abstract: short form -> key; and the
+    papers with a long form that writes a short form ("Explainable AI (XAI)")."""
+    defined, inner = {}, []
+    for p in papers:
+        text = f"{p.title}\n\n{p.abstract}"
+        if "(" in text:
+            found = find_acronyms(text)
+            defined[p.id] = dict(_definitions(found, norm))
+            if any(_ACRONYM.search(a.long) for a in found):
+                inner.append(p)
+    return defined, inner
+
+
+def _counted(
+    defined: dict[str, dict[str, str]], norm: Normaliser, metrics: frozenset[str], names: frozenset[str]
+) -> tuple[dict[str, dict[str, int]], dict[str, Counter[str]]]:
+    """The run's definitions (short form -> key of a long form -> papers), and its long forms of known
+    names (key -> known name -> papers), from each paper's own (:func:`_defined_by_paper`)."""
+    definitions: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    named_by: defaultdict[str, Counter[str]] = defaultdict(Counter)  # long form -> known names it defines
+    for own in defined.values():
+        for short, key in own.items():
+            # an alias decides for its short form ("LLM"), and one that forbids a definition
+            # keys the short form as itself: nothing to share
+            if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
+                if norm.key(short) in metrics and key not in metrics and key.rpartition(" ")[2] not in norm.metric_ends:
+                    continue  # "COMmonsEnse Transformers (COMET)" is no name for the metric COMET
+                if norm.key(short) in names:
+                    named_by[key][norm.key(short)] += 1
+                    continue
+                definitions[short][key] += 1
+    return {s: dict(d) for s, d in definitions.items()}, named_by
 
 
 def _doubled(key: str) -> str:
@@ -713,6 +768,32 @@ def _numeral(text: str, start: int) -> bool:
     """
     before = text[:start].split()[-1:] or [""]
     return before[0].lower() in _NUMBERED or (before[0].isupper() and before[0].isalpha())
+
+
+class Spelled:
+    """A key with the long form it opens with spelled out (:attr:`RunTables.spelled_out`).
+
+    >>> spelled = Spelled({"explainable ai": "explainable artificial intelligence"})
+    >>> spelled("explainable ai method"), spelled("explainable ai"), spelled("explainable aid")
+    ('explainable artificial intelligence method', 'explainable artificial intelligence', 'explainable aid')
+    """
+
+    __slots__ = ("_firsts", "_table")
+
+    def __init__(self, table: dict[str, str]) -> None:
+        self._table = table
+        self._firsts = frozenset(long.partition(" ")[0] for long in table)
+
+    def __call__(self, key: str) -> str:
+        if key.partition(" ")[0] not in self._firsts:
+            return key  # (most keys: no long form the run spells out opens them)
+        if key in self._table:
+            return self._table[key]
+        words = key.split()
+        for i in range(len(words) - 1, 1, -1):
+            if (start := " ".join(words[:i])) in self._table:
+                return " ".join([self._table[start], *words[i:]])
+        return key
 
 
 def _expand_acronyms(

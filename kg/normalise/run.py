@@ -22,7 +22,9 @@ Seven rules, each a table built from the whole run and applied with dict lookups
   MMLU); a rarer one keeps its key (two abstracts' "Constrained Online Convex Optimization
   (COCO)" had keyed the COCO of 216 papers; they are not renamed either). Written out
   elsewhere, a long form is itself ("medical question answering" is a task, as well as what
-  four abstracts define MedQA by).
+  four abstracts define MedQA by). A long form that writes a short form the run agrees on
+  (:attr:`RunTables.agreed`) is keyed with it spelled out, and so are the mentions keyed by it:
+  "Explainable AI (XAI)" is explainable artificial intelligence (:attr:`RunTables.spelled_out`).
 - compounds: keys equal once their spaces are removed are one concept ("data set", "dataset",
   "data-set"); the key is the most frequent form, then the closed one. A letter glued on that
   makes a common word does not fold ("multipl e", MultiPL-E, is no "multiple").

@@ -13,6 +13,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import networkx as nx
@@ -20,7 +21,7 @@ import networkx as nx
 from kg.build.attributes import OneEach, SharedKeys, add_edge_dict, set_node_dict
 from kg.build.texts import TextFile
 from kg.normalise.acronyms import spelled_by_initials
-from kg.normalise.keys import written_as_name
+from kg.normalise.keys import Normaliser, written_as_name
 from kg.normalise.specificity import generic_terms, is_acronym, specificity, writes_acronym
 from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
 
@@ -609,17 +610,19 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
 
 
 def _same_word(written: str, keyed: str) -> bool:
-    """Whether ``written`` is ``keyed`` (a key's word) or its plural.
+    """Whether ``written`` is ``keyed`` (a key's last word) or its plural, as keys make words singular.
 
     >>> [_same_word(w, k) for w, k in [("approaches", "approach"), ("studies", "study"), ("analyses", "analysis"),
     ...                                 ("models", "model"), ("model", "mixture")]]
     [True, True, True, True, False]
     """
-    return (
-        written in (keyed, f"{keyed}s", f"{keyed}es")
-        or (keyed.endswith("y") and written == f"{keyed[:-1]}ies")
-        or (keyed.endswith("is") and written == f"{keyed[:-2]}es")
-    )
+    return written == keyed or _normaliser().singular(written) == keyed
+
+
+@cache
+def _normaliser() -> Normaliser:
+    """One :class:`Normaliser` for the names of a process's concepts (its plurals, from the config)."""
+    return Normaliser()
 
 
 def _spells_the_end(word: str, key: str) -> bool:

@@ -264,6 +264,10 @@ class Normaliser:
                 return word if stem.endswith(_ISE_ONLY) else stem + american
         return word
 
+    def singular(self, word: str) -> str:
+        """``word`` as a key writes its last word: "approaches" -> "approach", "studies" -> "study"."""
+        return self._spell(self._singular(word))
+
     def _singular(self, word: str) -> str:
         if word in self.plurals:
             return self.plurals[word]

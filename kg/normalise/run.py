@@ -413,10 +413,10 @@ def run_tables(
         {s: prior.acronyms[s] for s in prior.agreed} if prior else {}
     )
     spelled_out: dict[str, str] = {}
-    for p in inner:
-        own = dict(_definitions(find_acronyms(f"{p.title}\n\n{p.abstract}"), norm, agreed))
-        spelled_out.update((key, own[s]) for s, key in defined[p.id].items() if own.get(s, key) != key)
-        defined[p.id] = own
+    for pid, found in inner.items():
+        own = dict(_definitions(found, norm, agreed))
+        spelled_out.update((key, own[s]) for s, key in defined[pid].items() if own.get(s, key) != key)
+        defined[pid] = own
     if spelled_out:
         definitions, named_by = _counted(defined, norm, metrics, names)
         tables = RunTables(definitions, users={s: written[s] for s in definitions if written[s]})
@@ -665,17 +665,20 @@ def _definitions(
             yield singular(a.short), norm.resolve(a.short, long_key)
 
 
-def _defined_by_paper(papers: list[Paper], norm: Normaliser) -> tuple[dict[str, dict[str, str]], list[Paper]]:
+def _defined_by_paper(
+    papers: list[Paper], norm: Normaliser
+) -> tuple[dict[str, dict[str, str]], dict[str, list[Acronym]]]:
     """The acronyms each paper defines itself, in its title or its abstract: short form -> key; and the
-    papers with a long form that writes a short form ("Explainable AI (XAI)")."""
-    defined, inner = {}, []
+    definitions of the papers with a long form that writes a short form ("Explainable AI (XAI)")."""
+    defined: dict[str, dict[str, str]] = {}
+    inner: dict[str, list[Acronym]] = {}
     for p in papers:
         text = f"{p.title}\n\n{p.abstract}"
         if "(" in text:
             found = find_acronyms(text)
             defined[p.id] = dict(_definitions(found, norm))
             if any(_ACRONYM.search(a.long) for a in found):
-                inner.append(p)
+                inner[p.id] = found
     return defined, inner
 
 

@@ -627,6 +627,33 @@ def test_a_technology_or_an_application_of_a_name_is_the_name():
     assert rules["generic head stripped"] == 2
 
 
+def test_a_head_that_names_what_another_names_is_keyed_by_it():
+    # arXiv ML: "synthetic datasets" (1,415 papers) stood beside "synthetic data" (1,945), "labeled
+    # datasets" beside "labeled data"; "the inference stage" beside "the inference phase", "KV
+    # caching" beside "KV cache"
+    keys, rules, _ = _run(
+        _paper("a", "Synthetic datasets and labeled datasets; synthetic data, labeled data.",
+               ("Synthetic datasets", "synthetic dataset", "Dataset"),
+               ("labeled datasets", "labeled dataset", "Dataset"), ("synthetic data,", "synthetic data", "Dataset"),
+               ("labeled data.", "labeled data", "Dataset")),
+        _paper("b", "The inference stage and KV caching; the inference phase, the KV cache.",
+               ("inference stage", "inference stage"), ("KV caching", "key value caching"),
+               ("inference phase", "inference phase"), ("KV cache", "key value cache")),
+        # a dataset whose data the run does not name keeps its head; a named one is its name
+        _paper("c", "The Waymo Open Dataset and the MNIST dataset; MNIST.",
+               ("Waymo Open Dataset", "waymo open dataset", "Dataset"), ("MNIST dataset", "mnist dataset", "Dataset"),
+               ("MNIST.", "mnist", "Dataset")),
+        # ACL: "language meta-datasets" are no "language metadata"
+        _paper("d", "Language meta-datasets and language metadata.",
+               ("Language meta-datasets", "language meta dataset"), ("language metadata", "language metadata")),
+    )  # fmt: skip
+    assert keys["a"] == ["synthetic data", "labeled data"] * 2
+    assert keys["b"] == ["inference phase", "key value cache"] * 2
+    assert keys["c"] == ["waymo open dataset", "mnist", "mnist"]
+    assert keys["d"] == ["language meta dataset", "language metadata"]
+    assert rules["head of the same meaning"] == 4
+
+
 def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
     # arXiv ML abstracts: "large-scale datasets", "large-scale models" and "large-scale
     # benchmarks" all became "large scale", a top-50 concept

@@ -56,6 +56,9 @@ Seven rules, each a table built from the whole run and applied with dict lookups
   applications" stay). A head of ``process_only_heads`` goes only after a process that the run
   writes alone at least half as often: "reasoning process", "decision-making processes" ->
   "reasoning", "decision making"; "Gaussian process", "business process" stay.
+  A head of ``head_synonyms`` becomes the head it means where the run writes the key so:
+  "synthetic datasets", "the inference stage", "KV caching" are synthetic data, the inference
+  phase, the KV cache; "Waymo Open Dataset" stays (rule ``head of the same meaning``).
   A known metric loses a head of ``metric_heads`` too: "BLEU points", "ROUGE metric", "accuracy
   scores" are BLEU, ROUGE and accuracy (``metrics``: the gazetteer's Metric keys).
 - model classes: "X large language model" (``class_heads``) is "X" where "X" is a name of two
@@ -70,7 +73,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
@@ -94,7 +97,7 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_RELATION, DOUBLED = (
+ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, SYNONYM, CLASS, SELF_RELATION, DOUBLED = (
     "acronym from the run",
     "acronym in a long form spelled out",
     "long form of a known name",
@@ -103,6 +106,7 @@ ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, CLASS, SELF_REL
     "based dropped",
     "of inverted",
     "generic head stripped",
+    "head of the same meaning",
     "model class stripped",
     "relation within one concept dropped",
     "doubled word dropped",
@@ -239,7 +243,13 @@ class RunTables:
             grown_from=grown_from,
         )
 
-    def moved_by(self, grown: RunTables, heads: frozenset[str], inverted: Iterable[str] = ()) -> list[str]:
+    def moved_by(
+        self,
+        grown: RunTables,
+        heads: frozenset[str],
+        inverted: Iterable[str] = (),
+        synonyms: Mapping[str, str] | None = None,
+    ) -> list[str]:
         """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
 
         >>> old = RunTables(counts={"data set": 2}, bare=frozenset({"GCN"}))
@@ -252,6 +262,9 @@ class RunTables:
         >>> old = RunTables({"PRISM": {"prompt refinement": 1}}, users={"PRISM": 20})
         >>> old.moved_by(old.merged(RunTables(users={"PRISM": 1})), frozenset())
         ['the acronym PRISM is a name now: too many papers use it for one definition']
+        >>> grown = RunTables(counts={"synthetic dataset": 1, "synthetic data": 1})
+        >>> RunTables(counts={"synthetic dataset": 1}).moved_by(grown, frozenset(), synonyms={"dataset": "data"})
+        ["'synthetic data' is a concept now: 'synthetic dataset' may be read as it"]
         """
         moved = []
         for short, key in sorted(grown.acronyms.items()):
@@ -276,6 +289,9 @@ class RunTables:
             for head in sorted(heads):
                 if (stored := old.get(self.form(f"{rest}{head}"))) is not None:
                     moved.append(f"{rest!r} is a concept now: {stored!r} may lose its head word")
+            for head, same in sorted((synonyms or {}).items()):
+                if rest.endswith(f" {same}") and (stored := old.get(self.form(f"{rest[: -len(same)]}{head}"))):
+                    moved.append(f"{rest!r} is a concept now: {stored!r} may be read as it")
         return moved
 
     def to_dict(self) -> dict[str, Any]:
@@ -481,7 +497,8 @@ class _Rekey:
         self.counts = tables.counts  # (a stored run's included)
         #: The rules after the acronyms', in the order they apply, each with the name the report counts it by.
         self._steps = ((COMPOUND, self._closed), (NUMBER, self._number), (BASED, self._unbased),
-                       (INVERTED, self._inverted), (HEAD, self._strip_head), (CLASS, self._strip_class))  # fmt: skip
+                       (INVERTED, self._inverted), (HEAD, self._strip_head), (SYNONYM, self._synonym),
+                       (CLASS, self._strip_class))  # fmt: skip
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
         expanded = _expand_acronyms(m, self.acronyms, own, self.norm, self.curated)
@@ -542,6 +559,15 @@ class _Rekey:
         elif head not in self.norm.generic_heads:
             return key
         return rest if self._names(rest, one_word, head, key) else key
+
+    def _synonym(self, key: str) -> str:
+        """ "X dataset" is "X data" where the run writes "X data" (``head_synonyms``): "synthetic
+        datasets" are synthetic data; "Waymo Open Dataset" stays."""
+        rest, _, head = key.rpartition(" ")
+        if not rest or (same := self.norm.head_synonyms.get(head)) is None:
+            return key
+        other = self._closed(f"{rest} {same}")  # (not where the run closes it up: "meta data" is no metadata)
+        return other if other.endswith(f" {same}") and self.counts.get(other) else key
 
     def _strip_class(self, key: str) -> str:
         """ "X large language model" is X where X is a name of two words or more of the run ("mixture

@@ -593,6 +593,16 @@ def test_a_possessor_written_as_a_name_is_cut_from_what_it_possesses():
     keys = {m.concept for x in extract(papers) for m in x.mentions}
     assert not [k for k in keys if "'s" in k and "mover" not in k], keys
     assert {"triton server", "multi expert architecture", "static bit width optimization"} <= keys
+    # arXiv ML: organisations written like a person's name ("Google's Gemini Pro" had been a concept
+    # beside "Gemini Pro"), and eponyms that stay whole
+    papers = [
+        Paper("p3", "", "To generate the answers we used the OpenAI's gpt-4, gpt-4-1106-preview, "
+              "gpt-3.5-turbo-1106, and Google's Gemini Pro. Notably, TechGPT-2.0 is trained on Huawei's Ascend "
+              "server. We solve it with Newton's method and Dijkstra's algorithm."),
+    ]  # fmt: skip
+    keys = {m.concept for x in extract(papers) for m in x.mentions if m.source == "model"}
+    assert {"gemini pro", "ascend server", "newton's method", "dijkstra's algorithm"} <= keys, keys
+    assert not {"google's gemini pro", "huawei's ascend server"} & keys
 
 
 def test_an_acronym_s_x_is_the_x_of_ex_and_a_possessive_ending_opens_no_mention(nlp):

@@ -235,9 +235,14 @@ class ConceptSpans:
             else:
                 break
         # A possessor that opens the span is no part of the concept: "NVIDIA's Triton server",
-        # "MoE's multi-expert architecture"; an eponym is ("Word Mover's Distance", "Zipf's law").
+        # "MoE's multi-expert architecture", "Google's Gemini Pro"; an eponym is ("Word Mover's
+        # Distance", "Zipf's law").
         for tok in doc[start + 1 : end - 1]:
-            if tok.lower_ in _POSSESSIVE and not doc[start : tok.i].text.count(" ") and not _eponym(doc[tok.i - 1]):
+            if (
+                tok.lower_ in _POSSESSIVE
+                and not doc[start : tok.i].text.count(" ")
+                and (not _eponym(owner := doc[tok.i - 1]) or owner.lower_ in norm.organisations)
+            ):
                 rules["possessor cut"] += 1
                 start = tok.i + 1
                 break

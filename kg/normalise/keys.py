@@ -106,6 +106,7 @@ class Normaliser:
         self.naming_kept = frozenset(tuple(p.split()) for p in conf.get("naming_kept", []))
         self.framing = frozenset(conf.get("framing_words", []))
         self.verbs = frozenset(conf.get("finite_verbs", []))
+        self.organisations = frozenset(conf.get("organisations", []))
         self.plurals: dict[str, str] = dict(conf.get("plurals", {}))
         self.generic_heads = frozenset(conf.get("generic_heads", []))
         self.metric_heads = frozenset(conf.get("metric_heads", []))

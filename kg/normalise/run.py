@@ -629,7 +629,8 @@ class _Rekey:
             or words[-1] in self.general.property_words  # "training-free framework": no "training free"
             or words[-1] in self.general.adjective_ends  # "end-to-end models": no "end to end"
             or words[-1] in self.general.adjectives_alone  # "visual autoregressive models", "contrastive methods"
-            or (len(words) == 2 and words[0] in self.general.prefix_words)  # "multi-agent systems": no "multi agent"
+            # "multi-agent systems": no "multi agent"; "multi-perspective": no "multi"
+            or (len(words) <= 2 and words[0] in self.general.prefix_words)
         )
 
     def _unbased(self, key: str) -> str:

@@ -418,11 +418,14 @@ def run_tables(
     for p in papers:
         own = defined.get(p.id, {})
         written.update({s for w in _short_forms(f"{p.title}\n{p.abstract}") if (s := singular(w)) not in own})
-    definitions, named_by = _counted(defined, norm, metrics, names)
-    users = {s: written[s] for s in definitions if written[s]}
-    tables = RunTables(definitions, users=users)
-    if prior:
-        tables = prior.merged(tables)
+
+    def counted() -> tuple[RunTables, dict[str, dict[str, int]], dict[str, Counter[str]]]:
+        """The run's acronym tables (with ``prior``'s), from the definitions of ``defined`` as they stand."""
+        definitions, named_by = _counted(defined, norm, metrics, names)
+        tables = RunTables(definitions, users={s: written[s] for s in definitions if written[s]})
+        return (prior.merged(tables) if prior else tables), definitions, named_by
+
+    tables, definitions, named_by = counted()
     # A long form that writes a short form the run agrees on ("Explainable AI (XAI)") is keyed with
     # it spelled out, as a paper writing "explainable AI" alone is (and its mentions with it below)
     agreed = {s: tables.acronyms[s] for s in tables.agreed} | (
@@ -434,10 +437,7 @@ def run_tables(
         spelled_out.update((key, own[s]) for s, key in defined[pid].items() if own.get(s, key) != key)
         defined[pid] = own
     if spelled_out:
-        definitions, named_by = _counted(defined, norm, metrics, names)
-        tables = RunTables(definitions, users={s: written[s] for s in definitions if written[s]})
-        if prior:
-            tables = prior.merged(tables)
+        tables, definitions, named_by = counted()
     acronyms = tables.acronyms | prior.acronyms if prior else tables.acronyms  # the stored papers' long forms stay
     spelled = Spelled(spelled_out)
     counts: Counter[str] = Counter()
@@ -567,7 +567,7 @@ class _Rekey:
         if not rest or (same := self.norm.head_synonyms.get(head)) is None:
             return key
         other = self._closed(f"{rest} {same}")  # (not where the run closes it up: "meta data" is no metadata)
-        return other if other.endswith(f" {same}") and self.counts.get(other) else key
+        return other if other.endswith(f" {same}") and self._count(other) else key
 
     def _strip_class(self, key: str) -> str:
         """ "X large language model" is X where X is a name of two words or more of the run ("mixture

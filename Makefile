@@ -28,7 +28,7 @@ run: $(STAMP)
 	$(BIN)/kg run pipelines/sample.toml
 	@echo
 	@echo "Open in a browser: out/graph.html (papers and concepts), out/concepts.html (the concept map), out/report.html"
-	@echo "Try a query: what these papers pair with the KV cache (source .venv/bin/activate to call kg alone):"
+	@echo "Try a query: what these papers pair with speculative decoding (source .venv/bin/activate to call kg alone):"
 	@echo '  .venv/bin/kg query cooccurring_concepts -p concept="speculative decoding" -p limit=10'
 
 ## make test: everything the tests need (Chromium included), then the whole suite and the linters

@@ -190,14 +190,14 @@ class PackedExtractions:
         return len(self._blobs)
 
     def __iter__(self) -> Iterator[Extraction]:
-        return map(_unpack, self._blobs)
+        return map(unpack, self._blobs)
 
     def drain(self) -> Iterator[Extraction]:
         """Every extraction, in order, each let go of once it is handed out."""
         blobs, self._blobs = self._blobs, []
         blobs.reverse()
         while blobs:
-            yield _unpack(blobs.pop())
+            yield unpack(blobs.pop())
 
 
 def pack(x: Extraction) -> bytes:
@@ -216,7 +216,8 @@ def pack(x: Extraction) -> bytes:
     return marshal.dumps((x.id, tuple(sentences), mentions, relations, tuple(x.rules.items())))
 
 
-def _unpack(blob: bytes) -> Extraction:
+def unpack(blob: bytes) -> Extraction:
+    """The extraction :func:`pack` made ``blob`` of."""
     # marshal gives back interned strings interned: one object per type, role and key, as
     # Extraction.from_dict's :func:`shared` makes them
     pid, sentences, mentions, relations, rules = marshal.loads(blob)

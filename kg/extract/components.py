@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from spacy.attrs import LOWER, SENT_START
+from spacy.attrs import LOWER, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
@@ -97,8 +97,8 @@ class ConceptSpans:
         norm = self.normaliser
         defined: dict[str, str] = {}
         long_forms: dict[int, int] = {}  # where each defined long form starts -> where it ends
-        doc_text = doc.text  # a span's text is cut from it (``span.text`` makes a Token of each word)
-        for acro in find_acronyms(doc_text):
+        full = doc_text(doc)  # a span's text is cut from it (``span.text`` makes a Token of each word)
+        for acro in find_acronyms(full):
             long_key = norm.key(acro.long)
             if not norm.is_generic(long_key):
                 short = norm.resolve(acro.short, long_key)
@@ -133,7 +133,7 @@ class ConceptSpans:
                     span = self._trim(whole, rules)
             if span is None or len(span) > self.max_words:
                 continue
-            text = doc_text[span.start_char : span.end_char]
+            text = full[span.start_char : span.end_char]
             if text.count("(") != text.count(")"):
                 continue
             if _WEB_ADDRESS.search(text):  # "href{https://youtu.be/...} footnote Live Link": markup
@@ -146,7 +146,7 @@ class ConceptSpans:
                 rules["runs on through to"] += 1
                 continue
             for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
-                key = defined.get(doc_text[part.start_char : part.end_char]) if len(tokens) == len(part) else None
+                key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
                 key = key or self._key(tokens, defined, rules)
                 if norm.is_generic(key):
                     continue
@@ -344,8 +344,13 @@ class ConceptSpans:
         # (word part, start and end token of the whitespace word it is in): "GPT-4-generated" is
         # three parts of one word, in one token or several
         parts: list[tuple[str, int, int]] = []
-        for word in _words(span):
-            parts += [(norm._singular(w), word.start, word.end) for t in word for w in _WORD_PARTS.findall(t.lower_)]
+        lower, space = lower_forms(span.doc), spaced(span.doc)
+        begin, last = span.start, span.end - 1
+        for i in range(span.start, span.end):
+            if space[i] or i == last:  # the end of a whitespace word (:func:`_words`)
+                parts += [(norm._singular(w), begin, i + 1) for t in range(begin, i + 1)
+                          for w in _WORD_PARTS.findall(lower[t])]  # fmt: skip
+                begin = i + 1
         forms = [f for f, _, _ in parts]
         for n in range(2, len(forms) // 2 + 1):
             first: dict[tuple[str, ...], int] = {}
@@ -560,6 +565,58 @@ class SentenceBounds:
         return self.starts[k - 1], self.starts[k] if k < len(self.starts) else len(self.doc)
 
 
+#: What several components read of a Doc's tokens, kept in its ``user_data`` once read
+#: (:func:`doc_text`, :func:`lower_forms`, :func:`spaced`): a Doc's tokens do not change once made.
+#: (Its sentences may, until the sentencizer has run: :class:`SentenceBounds` are read afresh.)
+_TEXT, _LOWER, _SPACED = "kg_text", "kg_lower", "kg_spaced"
+#: Lower-case forms by string hash, shared by the Docs of a process (a corpus's words recur).
+_LOWER_STRINGS: dict[int, str] = {}
+
+
+def doc_text(doc: Doc) -> str:
+    """``doc.text``, made once (it joins every token's text: 45 µs an abstract, read three times).
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("We use BERT.")
+    >>> doc_text(doc), doc_text(doc) is doc_text(doc)
+    ('We use BERT.', True)
+    """
+    text = doc.user_data.get(_TEXT)
+    if text is None:
+        text = doc.user_data[_TEXT] = doc.text
+    return text
+
+
+def lower_forms(doc: Doc) -> list[str]:
+    """The lower-case form of each token of ``doc``, read once (``token.lower_`` makes a Token).
+
+    >>> import spacy
+    >>> lower_forms(spacy.blank("en")("We use BERT."))
+    ['we', 'use', 'bert', '.']
+    """
+    made = doc.user_data.get(_LOWER)
+    if made is None:
+        strings, known = doc.vocab.strings, _LOWER_STRINGS
+        if len(known) >= _LOWER_FORMS:
+            known.clear()
+        made = []
+        for h in doc.to_array(LOWER).tolist():
+            w = known.get(h)
+            if w is None:
+                w = known[h] = strings[h]
+            made.append(w)
+        doc.user_data[_LOWER] = made
+    return made
+
+
+def spaced(doc: Doc) -> list[int]:
+    """Per token of ``doc``, 1 if whitespace follows it (``token.whitespace_``), read once."""
+    made = doc.user_data.get(_SPACED)
+    if made is None:
+        made = doc.user_data[_SPACED] = doc.to_array(SPACY).tolist()
+    return made
+
+
 class Roles:
     """Roles from cue words in the mention's sentence (``config/roles.toml``)."""
 
@@ -575,7 +632,6 @@ class Roles:
         self.use = frozenset(conf["use_cues"])
         self.address = frozenset(conf["address_cues"])
         self.window = int(conf.get("window", 8))
-        self._lower: dict[int, str] = {}
 
     def __call__(self, doc: Doc) -> Doc:
         self.assign(doc.spans.get(self.spans_key, []))
@@ -587,7 +643,7 @@ class Roles:
         if not spans:
             return
         doc = spans[0].doc
-        words = self._words(doc)
+        words = lower_forms(doc)
         bounds = SentenceBounds(doc)
         # Mentions share sentences: read each sentence's words once.
         sentences: dict[int, tuple[list[str], bool]] = {}
@@ -596,20 +652,6 @@ class Roles:
             if begin not in sentences:
                 sentences[begin] = self._sentence(words[begin:end])
             span._.role = self._role(span, begin, *sentences[begin])
-
-    def _words(self, doc: Doc) -> list[str]:
-        """The lower-case form of each token (remembered by hash, as a corpus's words recur)."""
-        lower = self._lower
-        if len(lower) >= _LOWER_FORMS:
-            lower.clear()
-        strings = doc.vocab.strings
-        out = []
-        for h in doc.to_array(LOWER).tolist():
-            w = lower.get(h)
-            if w is None:
-                w = lower[h] = strings[h]
-            out.append(w)
-        return out
 
     def _sentence(self, words: list[str]) -> tuple[list[str], bool]:
         present = set(words)

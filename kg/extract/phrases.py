@@ -27,7 +27,7 @@ from spacy.vocab import Vocab
 
 from kg.config import config_path
 from kg.errors import ConfigError
-from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles, verb_with_object
+from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles, doc_text, verb_with_object
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.keys import keeps_plural, written_as_name
@@ -504,9 +504,12 @@ class Phrases:
 
 def _known_keys(spans: list[Span]) -> dict[str, str]:
     """Lower-cased text -> key of the recogniser's spans, and of the acronym in "long form (ACRONYM)"."""
-    known = {}
+    known: dict[str, str] = {}
+    if not spans:
+        return known
+    full = doc_text(spans[0].doc)  # (``span.text`` makes a Token of each word)
     for s in spans:
-        text = s.text.lower()
+        text = full[s.start_char : s.end_char].lower()
         known[text] = s.id_
         if text.endswith(")") and "(" in text:
             known[text[text.rindex("(") + 1 : -1].strip()] = s.id_

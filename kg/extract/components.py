@@ -133,30 +133,31 @@ class ConceptSpans:
                     span = self._trim(whole, rules)
             if span is None or len(span) > self.max_words:
                 continue
-            text = full[span.start_char : span.end_char]
-            if text.count("(") != text.count(")"):
-                continue
-            if _WEB_ADDRESS.search(text):  # "href{https://youtu.be/...} footnote Live Link": markup
-                rules["web address"] += 1
-                continue
-            if self._verb_with_object(span):
-                rules["verb with its object"] += 1
-                continue
-            if _runs_on_through_to(span):
-                rules["runs on through to"] += 1
-                continue
-            for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
-                key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
-                key = key or self._key(tokens, defined, rules)
-                if norm.is_generic(key):
+            for piece in self._at_verbs(span, rules):
+                text = full[piece.start_char : piece.end_char]
+                if text.count("(") != text.count(")"):
                     continue
-                typed = self._type(label, tokens, key)
-                if typed is None:
+                if _WEB_ADDRESS.search(text):  # "href{https://youtu.be/...} footnote Live Link": markup
+                    rules["web address"] += 1
                     continue
-                out = Span(doc, part.start, part.end, label=typed[0])
-                out.id_ = key
-                out._.confidence = typed[1]
-                spans.append(out)
+                if self._verb_with_object(piece):
+                    rules["verb with its object"] += 1
+                    continue
+                if _runs_on_through_to(piece):
+                    rules["runs on through to"] += 1
+                    continue
+                for part, tokens in self._unrepeated(self._conjuncts(piece, rules), rules):
+                    key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
+                    key = key or self._key(tokens, defined, rules)
+                    if norm.is_generic(key):
+                        continue
+                    typed = self._type(label, tokens, key)
+                    if typed is None:
+                        continue
+                    out = Span(doc, part.start, part.end, label=typed[0])
+                    out.id_ = key
+                    out._.confidence = typed[1]
+                    spans.append(out)
         doc.spans[self.spans_key] = spans
         doc.user_data[RULES] = dict(rules)
         return doc
@@ -187,6 +188,21 @@ class ConceptSpans:
             if not (cue or _is_named(tokens)):
                 return None
         return kind, CUE_CONFIDENCE if cue else CONTEXT_CONFIDENCE
+
+    def _at_verbs(self, span: Span, rules: Counter[str]) -> list[Span]:
+        """``span``, or the mentions on either side of a finite verb inside it (``finite_verbs``), each
+        trimmed: the recogniser glued a sentence's subject to its object. "AMS-KV reduces KV cache
+        usage" is AMS-KV and the KV cache usage, "Inverse Entropic Optimal Transport Solves
+        Semi-supervised Learning" (a title, read in sentence case) two concepts (rule ``cut at a
+        verb``). A verb written with a capital is a word of a name: "Alternative Uses Test".
+        """
+        doc = span.doc
+        for tok in span[1:-1]:
+            if tok.is_lower and tok.lower_ in self.normaliser.verbs and tok.whitespace_ and doc[tok.i - 1].whitespace_:
+                rules["cut at a verb"] += 1
+                sides = (self._trim(doc[span.start : tok.i], rules), self._trim(doc[tok.i + 1 : span.end], rules))
+                return [piece for side in sides if side is not None for piece in self._at_verbs(side, rules)]
+        return [span]
 
     def _verb_with_object(self, span: Span) -> bool:
         """A lone "-ing" word followed by its object ("..., highlighting the need for"): a verb, not a concept.

@@ -680,6 +680,27 @@ def test_a_head_that_names_what_another_names_is_keyed_by_it():
     assert rules["head of the same meaning"] == 4
 
 
+def test_a_phase_of_doing_is_named_by_the_doing():
+    # arXiv ML: "decode phase" (11 papers) beside "decoding phase" (78), "prefill phase" and "the
+    # pre-filling stage" beside "prefilling phase", "test phase" beside "testing phase"; "prefill"
+    # alone is prefilling (config/aliases.tsv)
+    keys, rules, _ = _run(
+        _paper("a", "The decode phase is memory-bound; the prefill stage is not.",
+               ("decode phase", "decode phase"), ("prefill stage", "prefill stage")),
+        _paper("b", "The decoding phase follows the prefilling phase and the testing phase.",
+               ("decoding phase", "decoding phase"), ("prefilling phase", "prefilling phase"),
+               ("testing phase", "testing phase")),
+        # a phase the run never writes as a doing keeps its word; so does another head
+        _paper("c", "The warmup phase and the decode time.", ("warmup phase", "warmup phase"),
+               ("decode time", "decode time")),
+    )  # fmt: skip
+    assert keys["a"] == ["decoding phase", "prefilling phase"]
+    assert keys["b"] == ["decoding phase", "prefilling phase", "testing phase"]
+    assert keys["c"] == ["warmup phase", "decode time"]
+    assert rules["head of the same meaning"] == 2
+    assert Normaliser().key("prefill") == Normaliser().key("pre-fill") == "prefilling"
+
+
 def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
     # arXiv ML abstracts: "large-scale datasets", "large-scale models" and "large-scale
     # benchmarks" all became "large scale", a top-50 concept

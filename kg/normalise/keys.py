@@ -122,6 +122,7 @@ class Normaliser:
         self.process_only_heads = frozenset(conf.get("process_only_heads", []))
         self.head_names = tuple(f" {p}" for p in conf.get("head_names", []))
         self.head_synonyms: dict[str, str] = dict(conf.get("head_synonyms", {}))
+        self.gerund_heads = frozenset(conf.get("gerund_heads", []))
         self.invariant = frozenset(conf.get("invariant", []))
         #: A word that ends in one of these is no plural either: "wikinews", "astrophysics", "winobias".
         self._invariant_ends = tuple(w for w in self.invariant if len(w) >= 4)

@@ -58,7 +58,9 @@ Seven rules, each a table built from the whole run and applied with dict lookups
   "reasoning", "decision making"; "Gaussian process", "business process" stay.
   A head of ``head_synonyms`` becomes the head it means where the run writes the key so:
   "synthetic datasets", "the inference stage", "KV caching" are synthetic data, the inference
-  phase, the KV cache; "Waymo Open Dataset" stays (rule ``head of the same meaning``).
+  phase, the KV cache; "Waymo Open Dataset" stays (rule ``head of the same meaning``). So is a
+  phase of doing named by the doing (``gerund_heads``): "the decode phase", "the prefill stage"
+  are the decoding and prefilling phases where the run writes those.
   A known metric loses a head of ``metric_heads`` too: "BLEU points", "ROUGE metric", "accuracy
   scores" are BLEU, ROUGE and accuracy (``metrics``: the gazetteer's Metric keys).
 - model classes: "X large language model" (``class_heads``) is "X" where "X" is a name of two
@@ -249,6 +251,7 @@ class RunTables:
         heads: frozenset[str],
         inverted: Iterable[str] = (),
         synonyms: Mapping[str, str] | None = None,
+        gerund_heads: Iterable[str] = (),
     ) -> list[str]:
         """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
 
@@ -265,6 +268,9 @@ class RunTables:
         >>> grown = RunTables(counts={"synthetic dataset": 1, "synthetic data": 1})
         >>> RunTables(counts={"synthetic dataset": 1}).moved_by(grown, frozenset(), synonyms={"dataset": "data"})
         ["'synthetic data' is a concept now: 'synthetic dataset' may be read as it"]
+        >>> grown = RunTables(counts={"decode phase": 1, "decoding phase": 1})
+        >>> RunTables(counts={"decode phase": 1}).moved_by(grown, frozenset(), gerund_heads={"phase"})
+        ["'decoding phase' is a concept now: 'decode phase' may be read as it"]
         """
         moved = []
         for short, key in sorted(grown.acronyms.items()):
@@ -292,6 +298,12 @@ class RunTables:
             for head, same in sorted((synonyms or {}).items()):
                 if rest.endswith(f" {same}") and (stored := old.get(self.form(f"{rest[: -len(same)]}{head}"))):
                     moved.append(f"{rest!r} is a concept now: {stored!r} may be read as it")
+            before, _, head = rest.rpartition(" ")
+            if head in gerund_heads and before.endswith("ing"):  # "decoding phase": "decode phase"
+                lead, _, doing = before.rpartition(" ")
+                for stem in (doing[:-3], f"{doing[:-3]}e", doing[:-4]):
+                    if doing in gerunds(stem) and (stored := old.get(self.form(f"{lead} {stem} {head}".lstrip()))):
+                        moved.append(f"{rest!r} is a concept now: {stored!r} may be read as it")
         return moved
 
     def to_dict(self) -> dict[str, Any]:
@@ -562,9 +574,19 @@ class _Rekey:
 
     def _synonym(self, key: str) -> str:
         """ "X dataset" is "X data" where the run writes "X data" (``head_synonyms``): "synthetic
-        datasets" are synthetic data; "Waymo Open Dataset" stays."""
+        datasets" are synthetic data; "Waymo Open Dataset" stays. A phase of doing is named by the
+        doing (``gerund_heads``): "the decode phase" is the decoding phase where the run writes that."""
         rest, _, head = key.rpartition(" ")
-        if not rest or (same := self.norm.head_synonyms.get(head)) is None:
+        if not rest:
+            return key
+        if head in self.norm.gerund_heads:
+            before, _, word = rest.rpartition(" ")
+            for doing in gerunds(word):
+                for then in (head, self.norm.head_synonyms.get(head)):
+                    other = self._closed(f"{before} {doing} {then}".lstrip())
+                    if then and other.endswith(f" {then}") and self._count(other):
+                        return self._synonym(other)
+        if (same := self.norm.head_synonyms.get(head)) is None:
             return key
         other = self._closed(f"{rest} {same}")  # (not where the run closes it up: "meta data" is no metadata)
         return other if other.endswith(f" {same}") and self._count(other) else key
@@ -646,6 +668,23 @@ class _Rekey:
         """``word`` names a process that ``head`` names a way of doing: "quantization method"."""
         ways = head in self.norm.process_heads or head in self.norm.process_only_heads
         return ways and word.endswith(self.norm.process_endings)
+
+
+def gerunds(word: str) -> list[str]:
+    """The "-ing" forms ``word`` may have, if it is a verb's stem: "decode" -> "decoding", "prefill" ->
+    "prefilling", "plan" -> "planning" (and "planing": only a form the run writes is taken).
+
+    >>> gerunds("decode"), gerunds("plan"), gerunds("decoding"), gerunds("3d")
+    (['decoding'], ['planing', 'planning'], [], [])
+    """
+    if len(word) < 3 or not word.isalpha() or word.endswith("ing"):
+        return []
+    if word.endswith("e") and not word.endswith("ee"):
+        return [f"{word[:-1]}ing"]
+    forms = [f"{word}ing"]
+    if word[-1] not in "aeiouwxy" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+        forms.append(f"{word}{word[-1]}ing")
+    return forms
 
 
 def number_form(key: str, named: frozenset[str] = frozenset()) -> str:

@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Span
 
 from kg.config import config_path, relations_model_dir
 from kg.errors import ConfigError
-from kg.extract.components import SPANS_KEY, SentenceBounds
+from kg.extract.components import SPANS_KEY, SentenceBounds, lower_forms
 
 if not Doc.has_extension("relations"):
     Doc.set_extension("relations", default=None)
@@ -115,7 +115,7 @@ def candidate_pairs(spans: list[Span], max_gap: int, sentences: list[int] | None
 
 def between(left: Span, right: Span, spans: list[Span]) -> list[str]:
     """The lower-cased words between two spans, other concept spans standing as ``<e>``."""
-    doc = left.doc
+    lower = lower_forms(left.doc)
     inner = [s for s in spans if left.end <= s.start and s.end <= right.start]
     words: list[str] = []
     i = left.end
@@ -125,7 +125,7 @@ def between(left: Span, right: Span, spans: list[Span]) -> list[str]:
             words.append(ENTITY)
             i = max(s.end for s in covering)
         else:
-            words.append(doc[i].lower_)
+            words.append(lower[i])
             i += 1
     return words
 
@@ -149,7 +149,7 @@ def pair_features(
     >>> "bs=for" in f and "rule=USED_FOR>" in f
     True
     """
-    doc = left.doc
+    lower = lower_forms(left.doc)  # (``token.lower_`` makes a Token)
     first_token, end_token = sentence or (left.sent.start, left.sent.end)
     lt, rt = _KIND.get(left.label_, left.label_), _KIND.get(right.label_, right.label_)
     types = f"{lt}>{rt}"
@@ -164,13 +164,13 @@ def pair_features(
         f"bl={last}",
         f"t={types}|bf={first}",
         f"t={types}|bl={last}",
-        f"lf={left[0].lower_}",
-        f"ll={left[-1].lower_}",
-        f"rf={right[0].lower_}",
-        f"rl={right[-1].lower_}",
-        f"lr={left[-1].lower_}|{right[-1].lower_}",
-        f"pre={doc[left.start - 1].lower_ if left.start > first_token else '<s>'}",
-        f"post={doc[right.end].lower_ if right.end < end_token else '</s>'}",
+        f"lf={lower[left.start]}",
+        f"ll={lower[left.end - 1]}",
+        f"rf={lower[right.start]}",
+        f"rl={lower[right.end - 1]}",
+        f"lr={lower[left.end - 1]}|{lower[right.end - 1]}",
+        f"pre={lower[left.start - 1] if left.start > first_token else '<s>'}",
+        f"post={lower[right.end] if right.end < end_token else '</s>'}",
     ]
     if gap <= 4:
         feats.append("bs=" + " ".join(words))

@@ -134,30 +134,7 @@ class ConceptSpans:
             if span is None or len(span) > self.max_words:
                 continue
             for piece in self._at_verbs(span, rules):
-                text = full[piece.start_char : piece.end_char]
-                if text.count("(") != text.count(")"):
-                    continue
-                if _WEB_ADDRESS.search(text):  # "href{https://youtu.be/...} footnote Live Link": markup
-                    rules["web address"] += 1
-                    continue
-                if self._verb_with_object(piece):
-                    rules["verb with its object"] += 1
-                    continue
-                if _runs_on_through_to(piece):
-                    rules["runs on through to"] += 1
-                    continue
-                for part, tokens in self._unrepeated(self._conjuncts(piece, rules), rules):
-                    key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
-                    key = key or self._key(tokens, defined, rules)
-                    if norm.is_generic(key):
-                        continue
-                    typed = self._type(label, tokens, key)
-                    if typed is None:
-                        continue
-                    out = Span(doc, part.start, part.end, label=typed[0])
-                    out.id_ = key
-                    out._.confidence = typed[1]
-                    spans.append(out)
+                spans += self._concepts(piece, label, full, defined, rules)
         doc.spans[self.spans_key] = spans
         doc.user_data[RULES] = dict(rules)
         return doc
@@ -188,6 +165,35 @@ class ConceptSpans:
             if not (cue or _is_named(tokens)):
                 return None
         return kind, CUE_CONFIDENCE if cue else CONTEXT_CONFIDENCE
+
+    def _concepts(self, span: Span, label: str, full: str, defined: dict[str, str], rules: Counter[str]) -> list[Span]:
+        """The typed, keyed concept spans of one trimmed mention labelled ``label`` (``full``: the Doc's text)."""
+        text = full[span.start_char : span.end_char]
+        if text.count("(") != text.count(")"):
+            return []
+        if _WEB_ADDRESS.search(text):  # "href{https://youtu.be/...} footnote Live Link": markup
+            rules["web address"] += 1
+            return []
+        if self._verb_with_object(span):
+            rules["verb with its object"] += 1
+            return []
+        if _runs_on_through_to(span):
+            rules["runs on through to"] += 1
+            return []
+        found = []
+        for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
+            key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
+            key = key or self._key(tokens, defined, rules)
+            if self.normaliser.is_generic(key):
+                continue
+            typed = self._type(label, tokens, key)
+            if typed is None:
+                continue
+            out = Span(span.doc, part.start, part.end, label=typed[0])
+            out.id_ = key
+            out._.confidence = typed[1]
+            found.append(out)
+        return found
 
     def _at_verbs(self, span: Span, rules: Counter[str]) -> list[Span]:
         """``span``, or the mentions on either side of a finite verb inside it (``finite_verbs``), each

@@ -283,12 +283,16 @@ class RunTables:
         old = self.closed
         folded = sorted((old[form], key) for form, key in grown.closed.items() if old.get(form, key) != key)
         moved += [f"{was!r} is now {key!r}" for was, key in folded]
-        turned = {}
+        turned = {}  # a key another rule may read a stored key as -> the stored key
         for key in old.values():
             for prep in inverted:
                 before, sep, after = key.partition(f" {prep} ")
                 if sep and before and after:
                     turned[f"{after} {before}"] = key
+            before, _, head = key.rpartition(" ")
+            if head in gerund_heads:  # "decode phase": "decoding phase"
+                lead, _, word = before.rpartition(" ")
+                turned.update((f"{lead} {doing} {head}".lstrip(), key) for doing in gerunds(word))
         for rest in sorted((grown.concepts - self.concepts) | (grown.named - self.named)):
             if rest in turned:
                 moved.append(f"{rest!r} is a concept now: {turned[rest]!r} may be read as it")
@@ -298,12 +302,6 @@ class RunTables:
             for head, same in sorted((synonyms or {}).items()):
                 if rest.endswith(f" {same}") and (stored := old.get(self.form(f"{rest[: -len(same)]}{head}"))):
                     moved.append(f"{rest!r} is a concept now: {stored!r} may be read as it")
-            before, _, head = rest.rpartition(" ")
-            if head in gerund_heads and before.endswith("ing"):  # "decoding phase": "decode phase"
-                lead, _, doing = before.rpartition(" ")
-                for stem in (doing[:-3], f"{doing[:-3]}e", doing[:-4]):
-                    if doing in gerunds(stem) and (stored := old.get(self.form(f"{lead} {stem} {head}".lstrip()))):
-                        moved.append(f"{rest!r} is a concept now: {stored!r} may be read as it")
         return moved
 
     def to_dict(self) -> dict[str, Any]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 from kg.extract import extract, mentions
 from kg.extract.components import RULES
 from kg.normalise import Normaliser
+from kg.normalise.run import normalise_run
 from kg.records import RELATION_TYPES, Extraction, Mention, PackedExtractions, Paper, Relation
 from tests.conftest import SAMPLE, with_entities
 
@@ -118,6 +120,32 @@ def test_an_acronym_the_title_defines_serves_the_abstract(nlp):
     [x] = extract([Paper("p", title, abstract)], nlp=nlp)
     nmt = [m for m in x.mentions if m.field == "abstract" and m.text.startswith("NMT")]
     assert nmt and all(m.concept.startswith("neural machine translation") for m in nmt), x.mentions
+
+
+def test_a_name_spelled_out_after_it_is_defined_by_it(nlp):
+    # arXiv ML abstracts name what they propose first and spell it out after: 2,052 of the 150,965
+    # do, and a title opens with the name in 431. Both were left bare, so these two unrelated
+    # papers were linked through one concept, "rasd".
+    papers = [
+        Paper("rasd", "RASD: Retrieval-Augmented Speculative Decoding",
+              "This paper proposes RASD (Retrieval-Augmented Speculative Decoding), which adopts retrieval "
+              "methods to enhance model-based speculative decoding. Experimental results demonstrate that RASD "
+              "achieves state-of-the-art inference acceleration across tasks."),
+        Paper("rasd-2", "Free Lunch in Medical Image Foundation Model Pre-training",
+              "Here, we propose RaSD (Randomized Synthesis and Disentanglement), a scalable framework for "
+              "pre-training MIFMs entirely on synthetic data. We pre-trained RaSD on 1.2 million 3D volumes."),
+        Paper("gfpo", "GFPO: Group Filtered Policy Optimization", "We train reasoning models with GFPO."),
+        Paper("kg-rag", "", "This paper introduces a KG-RAG (Knowledge Graph-Retrieval Augmented Generation) "
+              "pipeline. The KG-RAG pipeline constructs a knowledge graph."),
+    ]  # fmt: skip
+    xs, _ = normalise_run(papers, list(extract(papers, nlp=nlp)))
+    keys = {x.id: {m.text: m.concept for m in x.mentions if re.search("RASD|RaSD|GFPO|KG-RAG", m.text)} for x in xs}
+    assert keys["rasd"] and set(keys["rasd"].values()) == {"retrieval augmented speculative decoding"}, keys
+    assert keys["rasd-2"] and all("randomized synthesis and disentanglement" in k for k in keys["rasd-2"].values())
+    assert keys["gfpo"] and set(keys["gfpo"].values()) == {"group filtered policy optimization"}, keys
+    # a name of several parts is read whole: not "knowledge graph rag pipeline"
+    assert keys["kg-rag"] and all(k.startswith("knowledge graph retrieval augmented generation")
+                                  for k in keys["kg-rag"].values()), keys  # fmt: skip
 
 
 def test_lines_without_field_still_load():

@@ -63,8 +63,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: acronym's X may be the x of "ex", "eXplainable AI (XAI)", a mention that ends a defined long form is the
 #: long form, "artificial intelligence (XAI) methods", no mention opens with a possessive ending, "'s
 #: accuracy", "despite" ends a phrase, and a typographic apostrophe keys as the apostrophe, "Alzheimer’s"; 30:
-#: a finite verb inside a mention cuts it in two, "AMS-KV reduces KV cache usage").
-CACHE_FORMAT = 30
+#: a finite verb inside a mention cuts it in two, "AMS-KV reduces KV cache usage"; 31: a name spelled out
+#: after it is defined by it, "RASD (Retrieval-Augmented Speculative Decoding)", "GFPO: Group Filtered ...").
+CACHE_FORMAT = 31
 
 
 def paper_text(paper: Paper) -> str:

@@ -497,13 +497,34 @@ def _closing(tokens: Sequence[Token], i: int) -> int | None:
 
 def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> str:
     """The text of ``tokens`` (a defined acronym as its long form), a space between tokens that are
-    not neighbours: a shared head after a comma ("CNN" of "CNN, RNN and LSTM models") is a word."""
+    not neighbours: a shared head after a comma ("CNN" of "CNN, RNN and LSTM models") is a word.
+
+    A name of several parts defined as a whole ("KG-RAG (Knowledge Graph-Retrieval Augmented
+    Generation) pipeline") is read whole, before its parts.
+    """
     out = []
-    for tok, nxt in zip(tokens, [*tokens[1:], None], strict=True):
-        out.append(defined.get(tok.text, tok.text) if defined else tok.text)
-        if nxt is not None:
+    whole = -1  # the last token of a name of several parts just read whole
+    for at, (tok, nxt) in enumerate(zip(tokens, [*tokens[1:], None], strict=True)):
+        if at > whole:
+            if defined and (end := _whole_name(tokens, at, defined)) > at:
+                whole = end
+                out.append(defined["".join(t.text for t in tokens[at : end + 1])])
+            else:
+                out.append(defined.get(tok.text, tok.text) if defined else tok.text)
+        if nxt is not None and at >= whole:
             out.append(tok.whitespace_ if nxt.i == tok.i + 1 else " ")
     return "".join(out)
+
+
+def _whole_name(tokens: Sequence[Token], at: int, defined: Mapping[str, str]) -> int:
+    """The index of the last token of the word that starts at ``at`` if it is a name of several parts
+    that ``defined`` holds ("KG-RAG": "KG", "-", "RAG"), else ``at``."""
+    end = at
+    while end + 1 < len(tokens) and not tokens[end].whitespace_ and tokens[end + 1].i == tokens[end].i + 1:
+        end += 1
+    if end == at or (at > 0 and not tokens[at - 1].whitespace_ and tokens[at - 1].i == tokens[at].i - 1):
+        return at
+    return end if "".join(t.text for t in tokens[at : end + 1]) in defined else at
 
 
 def _alone(tok: Token) -> bool:

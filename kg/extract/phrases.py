@@ -503,7 +503,8 @@ class Phrases:
 
 
 def _known_keys(spans: list[Span]) -> dict[str, str]:
-    """Lower-cased text -> key of the recogniser's spans, and of the acronym in "long form (ACRONYM)"."""
+    """Lower-cased text -> key of the recogniser's spans, and of each part of one with a part in
+    brackets: the acronym of "long form (ACRONYM)", the name of "NAME (Long Form)"."""
     known: dict[str, str] = {}
     if not spans:
         return known
@@ -513,6 +514,7 @@ def _known_keys(spans: list[Span]) -> dict[str, str]:
         known[text] = s.id_
         if text.endswith(")") and "(" in text:
             known[text[text.rindex("(") + 1 : -1].strip()] = s.id_
+            known.setdefault(text[: text.rindex("(")].strip(), s.id_)
     return known
 
 

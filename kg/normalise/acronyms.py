@@ -13,16 +13,27 @@ Learning (MetaDistil)"), holds no pronoun or auxiliary ("we", "is"), and has at 
 that gives the short form none of its letters ("Residual Learning for Weakly-Supervised Relation
 Extraction (ResNet)" is no definition). A plural acronym's s is no letter to find: "WPDAs" is
 spelled by "Weighted pushdown automata".
+
+A name the paper gives first and spells out after it is defined too, where the initials of every
+word in the brackets spell it: "we propose RASD (Retrieval-Augmented Speculative Decoding)", and
+a title that opens with the name, "GFPO: Group Filtered Policy Optimization". A list is no long
+form there ("PICO (Population, Intervention, Comparison, Outcome)").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kg.normalise.keys import repeats_words
 
 _PAREN = re.compile(r"\(\s*([^()\s][^()]{0,14}?)\s*\)")
+#: "NAME (Long Form)": the bracket, then the name just before it; and "NAME: Long Form" opening a text
+#: whose title ends at a line break.
+_LONG_IN_BRACKETS = re.compile(r"\(\s*([^()\n]{4,150}?)\s*\)")
+_NAME_BEFORE = re.compile(r"(?:^|(?<=[^\w-]))([^\W_][\w-]{1,9}) ?$")
+_NAME_COLON = re.compile(r"([^\W_][\w-]{1,9}):[ \t]+([^\n]{4,150}?)[ \t]*(?=\n)")
 _WORD = re.compile(r"\S+")
 _WORD_PARTS = re.compile(r"[^\W_]+")
 #: Words an acronym's letters skip: "reinforcement learning from human feedback (RLHF)".
@@ -114,7 +125,38 @@ def find_acronyms(text: str) -> list[Acronym]:
             continue
         start = window[0].start() + window_text.rfind(long_form)
         found.append(Acronym(short, long_form, start, start + len(long_form)))
+    if ("(" in text or ":" in text) and (named := list(_named_first(text))):
+        found = sorted(found + named, key=lambda a: a.long_start)
     return found
+
+
+def _named_first(text: str) -> Iterator[Acronym]:
+    """ "NAME (Long Form)" and a title's "NAME: Long Form": the name's letters, or its capitals,
+    spelled by the initials of every word after it, and no list or clause among them.
+
+    >>> [(a.short, a.long) for a in _named_first("We propose RASD (Retrieval-Augmented Speculative Decoding).")]
+    [('RASD', 'Retrieval-Augmented Speculative Decoding')]
+    >>> [(a.short, a.long) for a in _named_first("GFPO: Group Filtered Policy Optimization\\n\\nWe ...")]
+    [('GFPO', 'Group Filtered Policy Optimization')]
+    >>> list(_named_first("a PICO (Population, Intervention, Comparison, Outcome) frame; BERT (Devlin et al.)"))
+    []
+    """
+    named = []  # (name, where its long form starts and ends)
+    if (title := _NAME_COLON.match(text)) is not None:
+        named.append((title.group(1), title.start(2), title.end(2)))
+    for m in _LONG_IN_BRACKETS.finditer(text):
+        if (name := _NAME_BEFORE.search(text[max(0, m.start() - 12) : m.start()])) is not None:
+            named.append((name.group(1), m.start(1), m.end(1)))
+    for short, start, end in named:
+        long_form = text[start:end]
+        if sum(c.isupper() for c in short) < 2 or any(c in long_form for c in ",;:"):
+            continue
+        want, capitals = letters(short), "".join(c for c in short if c.isupper()).lower()
+        if len(want) < 2 or not want.isalpha() or not {want, capitals} & set(initials(long_form)):
+            continue  # ("RaSD": its capitals spell "Randomized Synthesis and Disentanglement")
+        if any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower())):
+            continue
+        yield Acronym(short, long_form, start, end)
 
 
 def singular(short: str) -> str:

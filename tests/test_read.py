@@ -158,6 +158,29 @@ def test_duplicate_id_rejected_naming_first(tmp_path):
     assert second.reason == f"duplicate id p1 (first seen at {path}:1)"
 
 
+@pytest.mark.parametrize(
+    ("fields", "kind", "reason"),
+    [
+        ({"categories": 5}, "invalid categories", "categories is not text or a list of text (got int)"),
+        ({"categories": True}, "invalid categories", "categories is not text or a list of text (got bool)"),
+        ({"categories": {"cs": "CL"}}, "invalid categories", "categories is not text or a list of text (got dict)"),
+        ({"categories": ["cs.CL", 7]}, "invalid categories", "categories item 2 is not text (got int)"),
+        ({"primary_category": ["cs.CL"]}, "invalid primary_category", "primary_category is not text (got list)"),
+    ],
+)
+def test_categories_of_the_wrong_type_are_rejected_where_read(tmp_path, fields, kind, reason):
+    record = {"id": "p1", "abstract": GOOD, **fields}
+    item = _one(tmp_path, record)
+    assert isinstance(item, Reject) and (item.kind, item.reason) == (kind, reason)
+    assert json.loads(item.raw) == record
+
+
+def test_categories_as_text_or_a_list_of_text_are_kept(tmp_path):
+    for categories in ("cs.CL cs.LG", ["cs.CL", "cs.LG"], [], None):
+        paper = _one(tmp_path, {"id": "p1", "abstract": GOOD, "categories": categories, "primary_category": "cs.LG"})
+        assert isinstance(paper, Paper) and paper.extra["categories"] == categories
+
+
 def test_undecodable_bytes_reject_that_record_only(tmp_path):
     broken = b'{"id": "p2", "abstract": "Caf\xe9 \xff\xfe parsing of Korean sentences is hard."}'
     path = _jsonl(

@@ -23,6 +23,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The surrogates that ``surrogateescape`` does not make from a byte.
 _HALF_PAIR = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+")
+#: Fields besides the core ones that kg reads itself (the graph's subject categories), and what each may
+#: hold: text, a list of text, or either.
+TYPED_FIELDS: dict[str, tuple[type, ...]] = {"categories": (str, list), "primary_category": (str,)}
 
 
 class Validator:
@@ -109,6 +112,9 @@ class Validator:
                     f"implausible year {shown} (expected {self.min_year} to {self.max_year}: read.min_year, "
                     "read.max_year)",
                 )
+        for name, shapes in TYPED_FIELDS.items():
+            if problem := _texts_problem(name, fields.get(name), shapes):
+                return self._reject(rec, rid, f"invalid {name}", problem)
         if rid in self._seen:
             return self._reject(rec, rid, "duplicate id", f"duplicate id {rid} (first seen at {self._seen[rid]})")
         self._seen[rid] = f"{rec.source}:{rec.line}"
@@ -142,6 +148,31 @@ def _text(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     return value.strip() or None
+
+
+def _texts_problem(name: str, value: Any, shapes: tuple[type, ...]) -> str | None:
+    """Why field ``name`` does not hold one of ``shapes`` (text, a list of text), or None when it does or is missing.
+
+    >>> _texts_problem("categories", "cs.CL cs.LG", (str, list)), _texts_problem("categories", ["cs.CL"], (str, list))
+    (None, None)
+    >>> _texts_problem("categories", 5, (str, list))
+    'categories is not text or a list of text (got int)'
+    >>> _texts_problem("categories", ["cs.CL", None], (str, list))
+    'categories item 2 is not text (got None)'
+    """
+    if value is None:
+        return None
+    if not isinstance(value, shapes):
+        expected = " or ".join("text" if shape is str else "a list of text" for shape in shapes)
+        return f"{name} is not {expected} (got {_type_name(value)})"
+    for i, item in enumerate(value if isinstance(value, list) else (), start=1):
+        if not isinstance(item, str):
+            return f"{name} item {i} is not text (got {_type_name(item)})"
+    return None
+
+
+def _type_name(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
 
 
 def _year(value: Any) -> int | None:

@@ -181,6 +181,37 @@ def test_categories_as_text_or_a_list_of_text_are_kept(tmp_path):
         assert isinstance(paper, Paper) and paper.extra["categories"] == categories
 
 
+@pytest.mark.parametrize(
+    ("fields", "kind", "reason"),
+    [
+        ({"title": ["A", "list"]}, "title not text", "title is not text (got list)"),
+        ({"title": True}, "title not text", "title is not text (got bool)"),
+        ({"venue": ["ACL"]}, "venue not text", "venue is not text (got list)"),
+        ({"authors": 5}, "invalid authors", "authors is not text or a list of names (got int)"),
+        ({"authors": {"name": "Ann Lee"}}, "invalid authors", "authors is not text or a list of names (got dict)"),
+        ({"authors": [1, None, {"name": "x"}]}, "invalid authors", "authors item 1 is not a name (got int)"),
+        ({"authors": ["Ann Lee", None]}, "invalid authors", "authors item 2 is not a name (got None)"),
+        (
+            {"authors": [{"family": "Lee"}]},
+            "invalid authors",
+            "authors item 1 is not a name (got an object without a text name)",
+        ),
+    ],
+)
+def test_core_fields_of_the_wrong_type_are_rejected_naming_the_field(tmp_path, fields, kind, reason):
+    record = {"id": "p1", "abstract": GOOD, **fields}
+    item = _one(tmp_path, record)
+    assert isinstance(item, Reject) and (item.kind, item.reason) == (kind, reason)
+    assert json.loads(item.raw) == record
+
+
+def test_authors_may_be_objects_with_a_name_and_titles_numbers(tmp_path):
+    record = {"id": 7, "title": 1984, "abstract": GOOD, "authors": ["Ann Lee", {"name": " Bo Chen "}, " "], "venue": 3}
+    paper = _one(tmp_path, record)
+    assert isinstance(paper, Paper)
+    assert (paper.id, paper.title, paper.authors, paper.venue) == ("7", "1984", ["Ann Lee", "Bo Chen"], "3")
+
+
 def test_undecodable_bytes_reject_that_record_only(tmp_path):
     broken = b'{"id": "p2", "abstract": "Caf\xe9 \xff\xfe parsing of Korean sentences is hard."}'
     path = _jsonl(

@@ -112,6 +112,13 @@ class Validator:
                     f"implausible year {shown} (expected {self.min_year} to {self.max_year}: read.min_year, "
                     "read.max_year)",
                 )
+        for name in ("title", "venue"):
+            if not _is_text(value := fields.get(name)):
+                return self._reject(rec, rid, f"{name} not text", f"{name} is not text (got {_type_name(value)})")
+        try:
+            authors = _authors(fields.get("authors"))
+        except ValueError as err:
+            return self._reject(rec, rid, "invalid authors", str(err))
         for name, shapes in TYPED_FIELDS.items():
             if problem := _texts_problem(name, fields.get(name), shapes):
                 return self._reject(rec, rid, f"invalid {name}", problem)
@@ -123,7 +130,7 @@ class Validator:
             title=unicodedata.normalize("NFC", plain_text(_text(fields.get("title")) or "")),
             abstract=abstract,
             year=year,
-            authors=_authors(fields.get("authors")),
+            authors=authors,
             venue=_text(fields.get("venue")),
             extra={k: v for k, v in fields.items() if k not in CORE_FIELDS},
         )
@@ -138,6 +145,11 @@ class Validator:
             reason=_clean(reason or kind),
             raw=_clean(rec.raw),
         )
+
+
+def _is_text(value: Any) -> bool:
+    """Whether :func:`_text` reads ``value`` as text: it is text, a number (not a bool), or missing."""
+    return value is None or isinstance(value, str) or (isinstance(value, (int, float)) and not isinstance(value, bool))
 
 
 def _text(value: Any) -> str | None:
@@ -211,13 +223,32 @@ def _depth(value: Any, level: int = 0) -> int:
 
 
 def _authors(value: Any) -> list[str]:
+    """The names in ``value``: text separated by ``;`` or ``and``, or a list of names, each text or an
+    object with a text ``name`` (as Semantic Scholar writes them); ValueError says what else it holds.
+
+    >>> _authors("Ann Lee; Bo Chen and Cy Dee")
+    ['Ann Lee', 'Bo Chen', 'Cy Dee']
+    >>> _authors(["Ann Lee", {"name": "Bo Chen", "authorId": "1"}, " "])
+    ['Ann Lee', 'Bo Chen']
+    >>> _authors(["Ann Lee", None])
+    Traceback (most recent call last):
+    ValueError: authors item 2 is not a name (got None)
+    """
     if value is None:
         return []
     if isinstance(value, str):
         return [a for a in _AUTHOR_SPLIT.split(value.strip()) if a]
-    if isinstance(value, list):
-        return [str(a).strip() for a in value if str(a).strip()]
-    return [str(value)]
+    if not isinstance(value, list):
+        raise ValueError(f"authors is not text or a list of names (got {_type_name(value)})")
+    names = []
+    for i, author in enumerate(value, start=1):
+        name = author.get("name") if isinstance(author, dict) else author
+        if not isinstance(name, str):
+            got = "an object without a text name" if isinstance(author, dict) else _type_name(author)
+            raise ValueError(f"authors item {i} is not a name (got {got})")
+        if name.strip():
+            names.append(name.strip())
+    return names
 
 
 def _may_have_surrogates(raw: str) -> bool:

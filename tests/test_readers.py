@@ -640,6 +640,39 @@ def test_dedupe_title_guards():
     assert [(m.id, m.into, m.key) for m in result.merged] == [("e", "c", "title")]
 
 
+def _same_title(tmp_path: Path, first: dict, second: dict) -> list[Paper | Reject]:
+    """Two records with one title and the fields given, read from JSON Lines."""
+    records = [{"id": f"p{i}", "title": "A long enough shared title here", "abstract": ABS, **fields}
+               for i, fields in ((1, first), (2, second))]  # fmt: skip
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return list(read_records(path))
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [(["p0"], ["p9"], ["p0", "p2", "p9"]), ([], [], ["p2"]), (None, None, ["p2"])],
+)
+def test_dedupe_extends_a_records_own_merged_ids(tmp_path, first, second, merged):
+    [kept] = dedupe_papers(_same_title(tmp_path, {"merged_ids": first}, {"merged_ids": second})).papers
+    assert kept.extra["merged_ids"] == merged
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (5, "merged_ids is not a list of text (got int)"),
+        ("abc", "merged_ids is not a list of text (got str)"),
+        (["p0", 1], "merged_ids item 2 is not text (got int)"),
+    ],
+)
+def test_merged_ids_that_dedupe_could_not_extend_are_rejected_where_read(tmp_path, value, reason):
+    first, second = _same_title(tmp_path, {"merged_ids": value}, {})
+    assert isinstance(first, Reject) and (first.kind, first.reason) == ("invalid merged_ids", reason)
+    assert json.loads(first.raw)["merged_ids"] == value
+    assert [p.extra for p in dedupe_papers([second]).papers] == [{}]
+
+
 def test_dedupe_across_real_sources():
     papers = []
     for name in ("zotero.bib", "openalex-works.jsonl", "arxiv-snapshot.jsonl", "s2-search.json", "mendeley.bib"):

@@ -155,7 +155,8 @@ def _absorb(kept: Paper, later: Paper) -> None:
     for name, value in later.extra.items():
         if name != "merged_ids" and _empty(kept.extra.get(name)):
             kept.extra[name] = value
-    merged_ids = [*kept.extra.get("merged_ids", []), later.id, *later.extra.get("merged_ids", [])]
+    # a record's own merged_ids (a list of text: kg.read.validate) are papers merged before this run
+    merged_ids = [*(kept.extra.get("merged_ids") or []), later.id, *(later.extra.get("merged_ids") or [])]
     kept.extra["merged_ids"] = merged_ids
 
 

@@ -23,9 +23,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The surrogates that ``surrogateescape`` does not make from a byte.
 _HALF_PAIR = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+")
-#: Fields besides the core ones that kg reads itself (the graph's subject categories), and what each may
-#: hold: text, a list of text, or either.
-TYPED_FIELDS: dict[str, tuple[type, ...]] = {"categories": (str, list), "primary_category": (str,)}
+#: Fields besides the core ones that kg reads itself (the graph's subject categories; the ids of the papers
+#: merged into this one, which :mod:`kg.read.dedupe` extends), and what each may hold: text, a list of text.
+TYPED_FIELDS: dict[str, tuple[type, ...]] = {
+    "categories": (str, list),
+    "primary_category": (str,),
+    "merged_ids": (list,),
+}
 
 
 class Validator:

@@ -116,15 +116,17 @@ def _markdown_env() -> Environment:
 
 
 def _markdown_text(value: Any) -> str:
-    """Any value as Markdown text: markup shown as text, table pipes and emphasis marks escaped.
+    """Any value as Markdown text on one line: markup shown as text, table pipes and emphasis marks escaped.
 
     >>> _markdown_text("<b>a|b</b> *c*")
     '&lt;b&gt;a\\\\|b&lt;/b&gt; \\\\*c\\\\*'
+    >>> _markdown_text("a title\\r\\nread from CSV\\rcells")
+    'a title read from CSV cells'
     """
     if isinstance(value, Markup):  # a table a macro drew of values escaped already (``|safe``)
         return str(value)
     text = "" if value is None else str(value)
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(text.replace("\n", " "), quote=False))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(" ".join(text.splitlines()), quote=False))
 
 
 def _number(x: Any) -> str:

@@ -255,6 +255,7 @@ def test_same_paper_from_two_sources_is_merged_and_accounted_for(tmp_path):
         ("devlin2019bert", "same doi as acl:N19-1423 (10.18653/v1/n19-1423): merged into it")
     ]
     assert "Pre-training of Deep Bidirectional" in merged[0]["raw"]
+    assert (merged[0]["source"], merged[0]["line"]) == (str(bib), 5)  # where it was read: the entry's "@"
 
 
 @pytest.mark.parametrize("name", ["sample.toml", "acl-sample.toml", "acl-full.toml", "bibtex.toml"])

@@ -324,7 +324,7 @@ def read_stage(run: _Run, *, skip_unchanged: bool = True) -> int:
         log.info("reading every source again: %s", why)
         return read_stage(run, skip_unchanged=False)
     run.unchanged = unchanged
-    run.papers = _merge_duplicates(run.papers, deduped, run.sources, rej)
+    run.papers = _merge_duplicates(run.papers, deduped, run.sources, rej, where=validator.where)
     run.rejects = rej.getvalue().splitlines(keepends=True)
     kept = {p.id for p in run.papers}
     for source in run.sources[len(unchanged.sources) if unchanged else 0 :]:
@@ -749,11 +749,11 @@ STAGES: list[tuple[str, Callable[[_Run], int | None]]] = [
 
 
 def _merge_duplicates(papers: list[Paper], deduped: Deduped, sources: list[incremental.SourceRead],
-                      rejects: IO[str]) -> list[Paper]:  # fmt: skip
+                      rejects: IO[str], *, where: Callable[[str], tuple[str, int] | None]) -> list[Paper]:  # fmt: skip
     """The same paper from several sources (same DOI, arXiv id or title) kept once, the rest merged in.
 
-    A merged record is listed in the rejects file with the paper it went into, so it is never lost,
-    and counted with its source's rejects.
+    A merged record is listed in the rejects file with the paper it went into and where it was read
+    (``where``: its source and line), so it is never lost, and counted with its source's rejects.
     """
     originals = {p.id: p for p in papers}
     source_of = {i: s for s in sources for i in s.ids} if deduped.merged else {}
@@ -763,7 +763,8 @@ def _merge_duplicates(papers: list[Paper], deduped: Deduped, sources: list[incre
         rejected["merged duplicate"] = rejected.get("merged duplicate", 0) + 1
         paper = originals[m.id]
         reason = f"same {m.key} as {m.into} ({m.value}): merged into it"
-        entry = {"source": None, "line": None, "id": m.id, "kind": "merged duplicate", "reason": reason,
+        source, line = where(m.id) or (None, None)
+        entry = {"source": source, "line": line, "id": m.id, "kind": "merged duplicate", "reason": reason,
                  "raw": json.dumps(asdict(paper), ensure_ascii=False, default=str)}  # fmt: skip
         rejects.write(json.dumps(entry, ensure_ascii=False) + "\n")
     return deduped.papers

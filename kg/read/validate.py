@@ -55,7 +55,8 @@ class Validator:
         self.min_year = min_year
         #: None: next year (preprints of the coming year are dated so in December).
         self.max_year = max_year if max_year is not None else datetime.date.today().year + 1
-        self._seen: dict[str, str] = {}
+        #: Where each id kept was read: its source and line.
+        self._seen: dict[str, tuple[str, int]] = {}
 
     def check(self, rec: RawRecord) -> Paper | Reject:
         if rec.fields is None:
@@ -126,9 +127,9 @@ class Validator:
         for name, shapes in TYPED_FIELDS.items():
             if problem := _texts_problem(name, fields.get(name), shapes):
                 return self._reject(rec, rid, f"invalid {name}", problem)
-        if rid in self._seen:
-            return self._reject(rec, rid, "duplicate id", f"duplicate id {rid} (first seen at {self._seen[rid]})")
-        self._seen[rid] = f"{rec.source}:{rec.line}"
+        if (seen := self._seen.get(rid)) is not None:
+            return self._reject(rec, rid, "duplicate id", f"duplicate id {rid} (first seen at {seen[0]}:{seen[1]})")
+        self._seen[rid] = (rec.source, rec.line)
         return Paper(
             id=rid,
             title=unicodedata.normalize("NFC", plain_text(_text(fields.get("title")) or "")),
@@ -138,6 +139,16 @@ class Validator:
             venue=_text(fields.get("venue")),
             extra={k: v for k, v in fields.items() if k not in CORE_FIELDS},
         )
+
+    def where(self, rid: str) -> tuple[str, int] | None:
+        """The source and line the paper with id ``rid`` was read from; None if no paper read has it.
+
+        >>> v = Validator()
+        >>> _ = v.check(RawRecord("f.jsonl", 3, {"id": "p1", "abstract": "We study parsing of Korean."}, ""))
+        >>> v.where("p1"), v.where("p2")
+        (('f.jsonl', 3), None)
+        """
+        return self._seen.get(rid)
 
     @staticmethod
     def _reject(rec: RawRecord, rid: str | None, kind: str, reason: str | None = None) -> Reject:

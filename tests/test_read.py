@@ -212,6 +212,18 @@ def test_authors_may_be_objects_with_a_name_and_titles_numbers(tmp_path):
     assert (paper.id, paper.title, paper.authors, paper.venue) == ("7", "1984", ["Ann Lee", "Bo Chen"], "3")
 
 
+def test_control_characters_in_text_are_blanked_not_written_raw(tmp_path):
+    # A NUL in a title was written raw into report.md and report.html; 492 ACL Anthology abstracts hold
+    # a C1 character a wrong decoding left ("\x80"). Each is a space: the paper stays, offsets still fit.
+    abstract = "We study \x93zero-shot\x94 parsing\x00 of Korean.\tTabs and\nlines stay."
+    record = {"id": "p1", "title": "Zero\x00shot\x1b parsing", "abstract": abstract, "venue": "ACL\x7f",
+              "authors": ["Ann\x0cLee"]}  # fmt: skip
+    paper = _one(tmp_path, record)
+    assert isinstance(paper, Paper)
+    assert (paper.title, paper.venue, paper.authors) == ("Zero shot  parsing", "ACL ", ["Ann Lee"])
+    assert paper.abstract == "We study  zero-shot  parsing  of Korean.\tTabs and\nlines stay."
+
+
 def test_undecodable_bytes_reject_that_record_only(tmp_path):
     broken = b'{"id": "p2", "abstract": "Caf\xe9 \xff\xfe parsing of Korean sentences is hard."}'
     path = _jsonl(

@@ -23,6 +23,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The surrogates that ``surrogateescape`` does not make from a byte.
 _HALF_PAIR = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 _AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s+and\s+")
+#: Control characters but tab and line breaks (C0, DEL, C1): a NUL in a title was written raw into the
+#: reports, and 492 ACL Anthology abstracts hold a C1 character left by a wrong decoding ("\x80").
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 #: Fields besides the core ones that kg reads itself (the graph's subject categories; the ids of the papers
 #: merged into this one, which :mod:`kg.read.dedupe` extends), and what each may hold: text, a list of text.
 TYPED_FIELDS: dict[str, tuple[type, ...]] = {
@@ -75,7 +78,7 @@ class Validator:
         # offsets index into it.
         abstract = fields.get("abstract")
         if isinstance(abstract, str):
-            abstract = plain_text(abstract)
+            abstract = _blank_controls(plain_text(abstract))
         if abstract is None:
             return self._reject(rec, rid, "missing abstract")
         if not isinstance(abstract, str):
@@ -132,11 +135,11 @@ class Validator:
         self._seen[rid] = (rec.source, rec.line)
         return Paper(
             id=rid,
-            title=unicodedata.normalize("NFC", plain_text(_text(fields.get("title")) or "")),
+            title=unicodedata.normalize("NFC", _blank_controls(plain_text(_text(fields.get("title")) or ""))),
             abstract=abstract,
             year=year,
-            authors=authors,
-            venue=_text(fields.get("venue")),
+            authors=[_blank_controls(a) for a in authors],
+            venue=None if (venue := _text(fields.get("venue"))) is None else _blank_controls(venue),
             extra={k: v for k, v in fields.items() if k not in CORE_FIELDS},
         )
 
@@ -227,6 +230,16 @@ def _clean(text: str) -> str:
 def _printable(value: Any) -> str:
     """``repr`` of ``value`` that any UTF-8 output can hold (a lone surrogate would not encode)."""
     return repr(value).encode("utf-8", errors="backslashreplace").decode("utf-8")
+
+
+def _blank_controls(text: str) -> str:
+    r"""``text`` with each control character but tab and line breaks as a space, so that what indexes
+    into it still does.
+
+    >>> _blank_controls("Zero\x00shot \x93parsing\x94\tand\nmore")
+    'Zero shot  parsing \tand\nmore'
+    """
+    return _CONTROL.sub(" ", text) if _CONTROL.search(text) else text
 
 
 def _depth(value: Any, level: int = 0) -> int:

@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 
 LOCK_FILE = ".kg.lock"
 
-#: What :func:`temp_beside` names (and a database's files beside it: ``.wal``, ...).
-_TEMP = re.compile(r"\..+\.kg-(?:tmp|copy)-(?P<pid>\d+)-[0-9a-f]{8}(?:\.[a-z]+)?")
+#: What :func:`temp_beside` names, and a database's files beside it: ``.wal``, and what a
+#: checkpoint leaves, ``.wal.checkpoint``, ``.checkpoint.apply.lock``, ... (LadybugDB).
+_TEMP = re.compile(r"\..+\.kg-(?:tmp|copy)-(?P<pid>\d+)-[0-9a-f]{8}(?:\.[a-z]+)*")
 
 #: Lock files this process holds (a second POSIX lock of the same process would succeed, and
 #: closing any descriptor of the file would drop the first).

@@ -19,7 +19,7 @@ import networkx as nx
 import pytest
 
 from kg.errors import ConfigError, KGError, StoreError
-from kg.outputs import LockedError, locked
+from kg.outputs import LockedError, clean_leftovers, locked
 from kg.pipeline import load_pipeline_file, run_pipeline
 from kg.pipeline import run as run_module
 from kg.store import query_embedded, read_embedded, write_embedded
@@ -300,6 +300,23 @@ def test_the_lock_refuses_a_second_writer_in_one_process_and_reports_a_killed_on
         with pytest.raises(LockedError, match="being written"), locked([tmp_path], command="kg run b"):
             pass
         assert json.loads((tmp_path / ".kg.lock").read_text())["command"] == "kg run a"
+
+
+def test_a_killed_runs_database_files_are_removed_whatever_their_suffixes(tmp_path):
+    # LadybugDB names what it makes beside a store after it: a store killed mid-checkpoint leaves
+    # "<store>.wal.checkpoint" and "<store>.checkpoint.apply.lock", two suffixes and three
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stem = f".kg.lbug.kg-tmp-{dead.pid}-0123abcd"
+    left = [stem, f"{stem}.wal", f"{stem}.wal.checkpoint", f"{stem}.checkpoint.apply.lock",
+            f"{stem}.checkpoint.intent.lock", f".m.jsonl.kg-copy-{dead.pid}-0123abcd.copy"]  # fmt: skip
+    live = f".kg.lbug.kg-tmp-{os.getpid()}-0123abcd"
+    kept = ["kg.lbug", "kg.lbug.wal", f"{live}.wal.checkpoint", f"{stem}.wal.checkpoint~", f"{stem}.WAL",
+            f"{stem}.wal..lock", f"notes{stem}", f".kg.lbug.kg-tmp-{dead.pid}-0123abcg.wal"]  # fmt: skip
+    for name in [*left, *kept]:
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    assert sorted(p.name for p in clean_leftovers([tmp_path])) == sorted(left)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept)
 
 
 def test_readers_see_a_complete_store_at_every_moment_of_a_rewrite(runs, tmp_path):

@@ -176,6 +176,30 @@ def test_cache_hits_incremental_add_and_invalidation(tmp_path, monkeypatch):
     assert changed.cache == {"hits": 0, "extracted": 50}  # a config change re-extracts everything
 
 
+def test_a_damaged_cache_is_one_line_naming_the_file_and_what_to_do(tmp_path):
+    path, out = _pipeline(tmp_path, LINES[:20])
+    run_pipeline(load_pipeline_file(path))
+    cache = out / "cache.sqlite"
+    data = bytearray(cache.read_bytes())
+    assert len(data) > 3 * 4096
+    data[4096:] = os.urandom(len(data) - 4096)  # the schema page whole, the entries' pages garbage
+    cache.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"^extraction cache .*cache\.sqlite is damaged \(database disk image is "
+                                         r"malformed\): delete it .* or name another file"):  # fmt: skip
+        run_pipeline(load_pipeline_file(path))
+
+    cache.write_bytes(os.urandom(8192))  # not a database at all
+    failed = subprocess.run([sys.executable, "-m", "kg", "run", "--quiet", str(path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=600)  # fmt: skip
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr, failed.stderr
+    assert len(failed.stderr.strip().splitlines()) == 1, failed.stderr
+    assert failed.stderr.startswith(f"kg: error: extraction cache {cache} is damaged (file is not a database)")
+    assert (out / "report.json").exists() and not [p for p in out.iterdir() if ".kg-" in p.name]
+
+    cache.unlink()  # as the error says
+    assert run_pipeline(load_pipeline_file(path)).cache == {"hits": 0, "extracted": 20}
+
+
 def _state(out):
     G = read_embedded(out / "kg.lbug")
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))

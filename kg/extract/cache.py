@@ -13,11 +13,13 @@ import hashlib
 import json
 import sqlite3
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from kg.config import config_path, relations_model_dir
+from kg.errors import InputError
 from kg.records import Extraction, Paper
 
 #: The config files whose content changes what extraction returns.
@@ -91,6 +93,10 @@ def namespace(model: str, kg_version: str) -> str:
     return h.hexdigest()[:16]
 
 
+#: SQLite's codes for a file that is no database, or a damaged one (SQLITE_CORRUPT, SQLITE_NOTADB).
+_DAMAGED = {11, 26}
+
+
 class ExtractionCache:
     """Mentions and relations by text (a paper's :func:`paper_text`), in one SQLite file.
 
@@ -101,6 +107,15 @@ class ExtractionCache:
     >>> cache.put([("We use BERT.", Extraction("p1", []))])
     >>> cache.get(["We use BERT.", "Other."])
     {'We use BERT.': Extraction(id='', mentions=[], relations=[], rules={})}
+
+    A file that is no SQLite database, or a damaged one, is an :class:`~kg.errors.InputError`:
+
+    >>> bad = pathlib.Path(tempfile.mkdtemp()) / "c.sqlite"
+    >>> _ = bad.write_bytes(b"not a database" * 600)
+    >>> ExtractionCache(bad, namespace="n1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kg.errors.InputError: extraction cache .../c.sqlite is damaged (file is not a database): delete it ...
     """
 
     def __init__(self, path: str | Path, *, namespace: str) -> None:
@@ -108,8 +123,25 @@ class ExtractionCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.namespace = namespace
         self._db = sqlite3.connect(self.path)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS extractions (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        try:
+            with self._sqlite():
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("CREATE TABLE IF NOT EXISTS extractions (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        except InputError:
+            self._db.close()
+            raise
+
+    @contextmanager
+    def _sqlite(self) -> Iterator[None]:
+        """SQLite's errors as an :class:`~kg.errors.InputError` naming the file: a damaged one says to delete it."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            what = f"extraction cache {self.path}"
+            if getattr(exc, "sqlite_errorcode", None) not in _DAMAGED:
+                raise InputError(f"{what}: {exc}") from None
+            raise InputError(f"{what} is damaged ({exc}): delete it (the next run extracts every paper again) "
+                             "or name another file (outputs.cache)") from None  # fmt: skip
 
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.namespace}\0{text}".encode()).hexdigest()
@@ -123,7 +155,9 @@ class ExtractionCache:
             chunk = dict(items[i : i + 500])
             marks = ",".join("?" * len(chunk))
             query = f"SELECT key, value FROM extractions WHERE key IN ({marks})"
-            for key, value in self._db.execute(query, list(chunk)):
+            with self._sqlite():
+                rows = self._db.execute(query, list(chunk)).fetchall()
+            for key, value in rows:
                 data = json.loads(value)
                 # one string per sentence, as extraction made them: JSON decodes each mention's apart
                 sentences: dict[str, str] = {}
@@ -135,7 +169,7 @@ class ExtractionCache:
     def put(self, results: Iterable[tuple[str, Extraction]]) -> None:
         """Store results in one transaction: all of them or, if the process dies, none."""
         rows = [(self._key(t), json.dumps(_value(x), ensure_ascii=False)) for t, x in results]
-        with self._db:
+        with self._sqlite(), self._db:
             self._db.executemany("INSERT OR REPLACE INTO extractions (key, value) VALUES (?, ?)", rows)
 
     def close(self) -> None:

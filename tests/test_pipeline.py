@@ -176,6 +176,38 @@ def test_cache_hits_incremental_add_and_invalidation(tmp_path, monkeypatch):
     assert changed.cache == {"hits": 0, "extracted": 50}  # a config change re-extracts everything
 
 
+def test_the_cache_is_keyed_by_the_models_files_not_its_name_and_version(tmp_path):
+    # kg's trainer stamps every model it makes with the same name and version: a retrained
+    # model, or one set up otherwise, must not be served the extractions of the one before
+    from kg.config import model_dir
+    from kg.extract.pipeline import model_digest
+
+    path, out = _pipeline(tmp_path, LINES[:10])
+    assert run_pipeline(load_pipeline_file(path)).cache == {"hits": 0, "extracted": 10}
+    shipped = (out / "m.jsonl").read_text(encoding="utf-8")
+    model = tmp_path / "model2"
+    shutil.copytree(model_dir(), model)
+    assert model_digest(model) == model_digest(model_dir())  # a copy is the same model
+    copied = run_pipeline(load_pipeline_file(path, [f"extract.model={model}"]))
+    assert copied.cache == {"hits": 10, "extracted": 0}
+
+    config = (model / "config.cfg").read_text(encoding="utf-8")
+    (model / "config.cfg").write_text(config.replace("disabled = []", 'disabled = ["ner"]'), encoding="utf-8")
+    other = run_pipeline(load_pipeline_file(path, [f"extract.model={model}"]))
+    assert other.versions["model"] == copied.versions["model"]  # the same meta.json
+    assert other.cache == {"hits": 0, "extracted": 10}
+    mentions = [m for line in (out / "m.jsonl").read_text(encoding="utf-8").splitlines()
+                for m in json.loads(line)["mentions"]]  # fmt: skip
+    assert mentions and not [m for m in mentions if m["source"] == "model"]
+    assert '"source": "model"' in shipped
+
+    before = model_digest(model)
+    with (model / "ner" / "model").open("r+b") as fh:  # retrained: other weights, the same meta.json
+        fh.seek(-8, os.SEEK_END)
+        fh.write(b"\x01" * 8)
+    assert model_digest(model) != before
+
+
 def test_a_damaged_cache_is_one_line_naming_the_file_and_what_to_do(tmp_path):
     path, out = _pipeline(tmp_path, LINES[:20])
     run_pipeline(load_pipeline_file(path))

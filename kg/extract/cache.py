@@ -1,10 +1,10 @@
 """Extraction results cached by content: a paper's text and everything that shapes the result.
 
-A cache entry's key is a hash of the model's name and version, kg's version, the config files
-the extractor reads, the relation classifier's weights, and the paper's title and abstract
-(:func:`paper_text`). A re-run extracts only texts it has not seen; a new model or changed
-config misses on everything. Entries are committed in batches in SQLite, so a run killed at
-any point keeps what it had finished and loses nothing else.
+A cache entry's key is a hash of the model's files (:func:`kg.extract.pipeline.model_digest`),
+kg's version, the config files the extractor reads, the relation classifier's weights, and the
+paper's title and abstract (:func:`paper_text`). A re-run extracts only texts it has not seen; a
+new or retrained model or changed config misses on everything. Entries are committed in batches
+in SQLite, so a run killed at any point keeps what it had finished and loses nothing else.
 """
 
 from __future__ import annotations
@@ -80,7 +80,10 @@ def paper_text(paper: Paper) -> str:
 
 
 def namespace(model: str, kg_version: str) -> str:
-    """A digest of everything besides the text that decides what extraction returns."""
+    """A digest of everything besides the text that decides what extraction returns.
+
+    ``model`` is the concept model's digest (:func:`kg.extract.pipeline.model_digest`), not its name.
+    """
     h = hashlib.sha256(f"{model}\0{kg_version}\0{CACHE_FORMAT}".encode())
     for name in EXTRACTION_CONFIG:
         data = config_path(name).read_bytes()

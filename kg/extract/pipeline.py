@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import gc
+import hashlib
 import multiprocessing
 import re
 from collections import deque
@@ -85,8 +87,42 @@ def split_glued_brackets(nlp: Language) -> None:
 
 
 def model_version(nlp: Language) -> str:
-    """``name-version`` of the model, as recorded in the run report and the cache keys."""
+    """``name-version`` of the model, as the run report shows it (:func:`model_digest` keys the cache)."""
     return f"{nlp.meta.get('name', 'unknown')}-{nlp.meta.get('version', '0')}"
+
+
+def model_digest(model: str | Path) -> str:
+    """A digest of a model folder's files (its config, tokenizer, weights and vocabulary): what the cache keys it by.
+
+    Not its name and version: kg's trainer stamps every model with the same ones, and a model set up
+    otherwise keeps them. Its ``meta.json`` (name, version, scores) is left out. Each folder is read
+    once a process while its files keep their sizes and times (the shipped model: 28 MB, 0.02 s).
+
+    >>> import pathlib, tempfile
+    >>> a, b = pathlib.Path(tempfile.mkdtemp()), pathlib.Path(tempfile.mkdtemp())
+    >>> for folder in (a, b):
+    ...     _ = (folder / "config.cfg").write_text("[nlp]")
+    ...     _ = (folder / "meta.json").write_text(f'{{"name": "{folder.name}"}}')
+    >>> model_digest(a) == model_digest(b)
+    True
+    >>> _ = (b / "config.cfg").write_text("[nlp]\\ndisabled = []")
+    >>> model_digest(a) == model_digest(b)
+    False
+    """
+    folder = Path(model).resolve()
+    files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name != "meta.json")
+    stamps = tuple((name, (folder / name).stat().st_size, (folder / name).stat().st_mtime_ns) for name in files)
+    return _digest(folder, stamps)
+
+
+@functools.cache
+def _digest(folder: Path, stamps: tuple[tuple[str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    for name, _, _ in stamps:
+        h.update(name.encode() + b"\0")
+        with (folder / name).open("rb") as fh:
+            h.update(hashlib.file_digest(fh, "sha256").digest())
+    return h.hexdigest()[:16]
 
 
 def paper_doc(nlp: Language, title: str, abstract: str) -> Doc:

@@ -31,7 +31,7 @@ from kg.build.texts import TextFile
 from kg.errors import ConfigError, InputError
 from kg.extract import extract, load_pipeline, model_version
 from kg.extract.cache import ExtractionCache, namespace, paper_text
-from kg.extract.pipeline import Workers
+from kg.extract.pipeline import Workers, model_digest
 from kg.link import cooccurrence, link_papers
 from kg.link.index import LinkIndex
 from kg.memory import give_back_memory
@@ -364,7 +364,7 @@ def extract_stage(run: _Run) -> int:
     spec, out, report = run.spec, run.spec.outputs, run.report
     nlp = run.workers.nlp if run.workers is not None else load_pipeline(spec.extract.model)
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
-    ns = namespace(report.versions["model"], kg.__version__)
+    ns = namespace(model_digest(nlp.path), kg.__version__)
     run.fingerprint = incremental.fingerprint(spec, ns)
     run.update, why = incremental.plan(spec, run.papers, ns, run.unchanged)
     if run.update is None and run.unchanged:

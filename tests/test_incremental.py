@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
-from kg.pipeline import load_pipeline_file, run_pipeline
+from kg.config import CONFIG_ENV, config_dir
+from kg.pipeline import incremental, load_pipeline_file, run_pipeline
 from kg.records import RELATION_TYPES
 from kg.store import read_embedded
 from kg.store.schema import ANALYTICS
 from kg.viz import full_view, write_html
+from tests.conftest import ROOT
 from tests.test_pipeline import LINES, _pipeline
 
 ON = ["update.incremental=true", 'viz.views=["concepts"]']
@@ -255,6 +261,66 @@ def test_a_changed_paper_or_model_means_a_full_run(tmp_path):
     (tmp_path / "edit.jsonl").write_text("".join(lines + LINES[30:40]), encoding="utf-8")
     refresh = run_pipeline(load_pipeline_file(path, [*ON, "link.top_k=5", "update.refresh=0.2"]))
     assert refresh.update["mode"] == "full" and "over update.refresh" in refresh.update["reason"]
+
+
+def test_a_changed_config_file_means_a_full_run_even_where_extraction_is_the_same(tmp_path):
+    # generic.toml's lists decide after extraction which concepts are generic: the extraction cache
+    # leaves them out, the graph must not. The config folder lacks the files the fingerprint leaves
+    # out (incremental.NOT_READ_BY_A_RUN), so the runs show that neither reads them.
+    config = tmp_path / "config"
+    shutil.copytree(config_dir(), config)
+    for name in incremental.NOT_READ_BY_A_RUN:
+        shutil.rmtree(config / name) if (config / name).is_dir() else (config / name).unlink()
+    path, out = _pipeline(tmp_path, LINES[:40], name="conf")
+    env = {**os.environ, CONFIG_ENV: str(config)}
+
+    def run() -> dict:
+        sets = [f"--set={s}" for s in [*ON, "update.refresh=1"]]
+        args = [sys.executable, "-m", "kg", "run", "--quiet", *sets, str(path)]
+        done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads((out / "report.json").read_text(encoding="utf-8"))
+
+    def generic(key: str) -> bool:
+        return read_embedded(out / "kg.lbug").nodes[f"concept:{key}"]["generic"]
+
+    assert run()["update"]["mode"] == "full" and not generic("reinforcement learning")
+    (tmp_path / "conf.jsonl").write_text("".join(LINES[:45]), encoding="utf-8")
+    assert run()["update"]["mode"] == "incremental"
+    generic_toml = config / "generic.toml"
+    text = generic_toml.read_text(encoding="utf-8")
+    fields = 'fields = ["artificial intelligence", '
+    generic_toml.write_text(text.replace(fields, fields + '"reinforcement learning", '), encoding="utf-8")
+    (tmp_path / "conf.jsonl").write_text("".join(LINES[:50]), encoding="utf-8")
+    report = run()
+    assert report["update"]["mode"] == "full" and "configuration" in report["update"]["reason"]
+    assert report["cache"] == {"hits": 45, "extracted": 5}  # the extractions stay good
+    assert generic("reinforcement learning")
+
+
+def test_every_file_of_the_config_folder_but_those_a_run_does_not_read_is_in_the_graphs_fingerprint(
+    tmp_path, monkeypatch
+):
+    # derived from the folder, not listed: a config file added tomorrow counts without a word here
+    spec = load_pipeline_file(_pipeline(tmp_path, LINES[:1])[0])
+    config = tmp_path / "config"
+    shutil.copytree(config_dir(), config)
+    monkeypatch.setenv(CONFIG_ENV, str(config))
+    before = incremental.fingerprint(spec, "n")
+    files = [p for p in sorted(config.rglob("*")) if p.is_file()]
+    assert {p.name for p in files} >= {"generic.toml", "normalise.toml", "gazetteer.tsv", "refdf.tsv.gz"}
+    for file in files:
+        data = file.read_bytes()
+        file.write_bytes(data + b"\n")
+        left_out = file.relative_to(config).parts[0] in incremental.NOT_READ_BY_A_RUN
+        assert (incremental.fingerprint(spec, "n") == before) == left_out, file.name
+        file.write_bytes(data)
+    assert incremental.fingerprint(spec, "n") == before
+    (config / "new.toml").write_text("words = []\n", encoding="utf-8")
+    assert incremental.fingerprint(spec, "n") != before
+    (config / "new.toml").unlink()
+    analysed = load_pipeline_file(_pipeline(tmp_path, LINES[:1])[0], ["analyse.seed=8"])
+    assert incremental.fingerprint(analysed, "n") != before  # the stored analytics' settings
 
 
 def test_an_update_that_fails_changes_nothing_and_the_next_run_makes_it(tmp_path, monkeypatch):

@@ -29,6 +29,7 @@ from typing import Any
 import networkx as nx
 
 from kg.build.graph import combine_statements, concept_node
+from kg.config import config_dir
 from kg.link.index import LinkDelta, LinkIndex
 from kg.normalise.run import RunTables
 from kg.normalise.specificity import specificity
@@ -52,6 +53,9 @@ TABLES_FILE = "keys.json"
 #: 7: the link index's unlinked concepts; 6: Paper.categories; 5: neighbour lists in the link
 #: index), so that the next run rebuilds the store.
 STATE_VERSION = 8
+#: What of the config folder a run does not read, left out of its fingerprint (:func:`config_digest`):
+#: training's settings and the query cookbook (``tests/test_incremental.py`` runs without them).
+NOT_READ_BY_A_RUN = frozenset({"ner.cfg", "vectors.toml", "queries"})
 
 
 @dataclass
@@ -211,10 +215,28 @@ def digest(paper: Paper) -> str:
     return hashlib.sha1("\x1f".join(fields).encode()).hexdigest()
 
 
+def config_digest() -> str:
+    """A digest of every file of the config folder but those a run does not read (:data:`NOT_READ_BY_A_RUN`).
+
+    Every file, not those extraction reads (the cache's :func:`kg.extract.cache.namespace`): the
+    stages after it read the config too (``generic.toml`` in full, the gazetteer, the reference
+    frequencies), and a file kg reads tomorrow counts without a list to add it to.
+    """
+    folder = config_dir()
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder)
+        if path.is_file() and name.parts[0] not in NOT_READ_BY_A_RUN:
+            with path.open("rb") as fh:
+                h.update(f"{name.as_posix()}\0".encode() + hashlib.file_digest(fh, "sha256").digest())
+    return h.hexdigest()[:16]
+
+
 def fingerprint(spec: PipelineSpec, namespace: str) -> str:
-    """What must not change between a run and the update of its graph: extraction and linking."""
-    settings = json.dumps([STATE_VERSION, namespace, spec.link.model_dump(), spec.read.model_dump(mode="json")],
-                          sort_keys=True)  # fmt: skip
+    """What must not change between a run and the update of its graph: the model and extraction
+    (``namespace``), the config files (:func:`config_digest`), and the read, link and analyse settings."""
+    settings = json.dumps([STATE_VERSION, namespace, config_digest(), spec.link.model_dump(),
+                           spec.read.model_dump(mode="json"), spec.analyse.model_dump()], sort_keys=True)  # fmt: skip
     return hashlib.sha256(settings.encode()).hexdigest()[:16]
 
 
@@ -238,7 +260,7 @@ def plan(
     if not is_complete(store):
         return None, f"the store {store} is gone or incomplete"
     if state.get("fingerprint") != fingerprint(spec, namespace):
-        return None, "the model, the configuration or the read/link settings changed"
+        return None, "the model, the configuration or the read/link/analyse settings changed"
     mentions = spec.outputs.mentions
     if mentions and (state.get("mentions") != str(mentions) or not mentions.exists()):
         return None, f"the mentions file {mentions} is not the last run's"

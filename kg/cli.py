@@ -176,7 +176,7 @@ def build(
         bool,
         typer.Option("--analyse/--no-analyse", help="Communities, rankings and trends, as `kg run` stores them."),
     ] = True,
-    n_process: Annotated[str, typer.Option(help=N_PROCESS_HELP + " Without --mentions only.")] = "auto",
+    n_process: Annotated[str, typer.Option(help=N_PROCESS_HELP + " When it extracts.")] = "auto",
 ) -> None:
     """Build the knowledge graph from records (and their mentions) into the embedded store.
 
@@ -207,16 +207,13 @@ def _build(
     from kg.normalise.gazetteer import load_gazetteer
     from kg.normalise.run import normalise_run, run_tables
     from kg.normalise.types import assign_types, short_forms
-    from kg.records import Extraction
+    from kg.pipeline.run import read_mentions
     from kg.store import write_embedded
     from kg.viz import full_view, write_html
 
     papers, bad = _read(input, fmt, db.with_name(db.stem + ".rejects.jsonl"))
     if mentions:
-        if not mentions.is_file():
-            raise KGError(f"mentions file not found: {mentions}")
-        with mentions.open(encoding="utf-8") as fh:
-            extractions = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
+        extractions = read_mentions(mentions, papers, n_process=processes)
     else:
         extractions = list(run_extract(papers, n_process=processes))
     # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there

@@ -125,6 +125,25 @@ class Extraction:
             "rules": dict(sorted(self.rules.items())),
         }
 
+    def fits(self, paper: Paper) -> bool:
+        """Whether each mention and relation is in ``paper``'s text as it is: its offsets cut its text
+        from its field, which holds its sentence. An extraction of an older text of the paper seldom is.
+
+        >>> x = Extraction("p1", [Mention("BERT", "Method", 7, 11, "We use BERT.", "uses", "bert")])
+        >>> x.fits(Paper("p1", "", "We use BERT.")), x.fits(Paper("p1", "", "We use RoBERTa."))
+        (True, False)
+        """
+
+        def cut(field: str, start: int, end: int, text: str, sentence: str) -> bool:
+            whole = paper.title if field == "title" else paper.abstract
+            return start >= 0 and whole[start:end] == text and sentence in whole
+
+        return all(cut(m.field, m.start, m.end, m.text, m.sentence) for m in self.mentions) and all(
+            cut(r.field, r.head_start, r.head_end, r.head_text, r.sentence)
+            and cut(r.field, r.tail_start, r.tail_end, r.tail_text, r.sentence)
+            for r in self.relations
+        )
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Extraction:
         return cls(

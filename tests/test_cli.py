@@ -95,3 +95,44 @@ def test_extract_build_query_viz_chain(tmp_path):
     ).stdout
     assert out.splitlines()[0] == "p.title" and len(out.splitlines()) == 2
     assert kg("viz", "--db", str(db), "-o", str(page)).returncode == 0 and page.stat().st_size > 500_000
+
+
+def test_build_stores_no_mention_a_stale_or_partial_mentions_file_gives_that_does_not_fit(tmp_path):
+    lines = (ROOT / "data" / "sample" / "acl-sample.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    four, mentions = tmp_path / "four.jsonl", tmp_path / "m.jsonl"
+    four.write_text("".join(lines[:4]), encoding="utf-8")
+    assert kg("extract", str(four), "-o", str(mentions), "--n-process", "1").returncode == 0
+    # two abstracts changed since, two records more, and a line of a paper the records lack
+    records = [json.loads(line) for line in lines[:6]]
+    records[0]["abstract"] = "Short changed abstract: we use BERT for parsing."
+    records[1]["abstract"] = records[1]["abstract"][40:]
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    other = json.loads(mentions.read_text(encoding="utf-8").splitlines()[2]) | {"id": "acl:nowhere"}
+    with mentions.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(other) + "\n")
+    db = tmp_path / "kg.lbug"
+    built = kg("build", str(changed), "--mentions", str(mentions), "--db", str(db), "--n-process", "1")
+    assert built.returncode == 0 and "Paper 6" in built.stdout
+    ids = [r["id"] for r in records]
+
+    def rows(cypher):
+        return json.loads(kg("query", cypher, "--db", str(db), "-f", "json").stdout)
+
+    mentioned = rows(
+        "MATCH (p:Paper)-[m:MENTIONS]->(:Concept) RETURN p.id AS id, p.title AS title, p.abstract AS abstract, "
+        "m.field AS field, m.start_char AS start_char, m.end_char AS end_char, m.text AS text, m.sentence AS sentence"
+    )
+    assert {r["id"] for r in mentioned} == set(ids)  # the records the file lacked have their mentions
+    for r in mentioned:
+        assert r[r["field"]][r["start_char"] : r["end_char"]] == r["text"] and r["sentence"] in r[r["field"]], r
+    stated = rows(
+        "MATCH (:Concept)-[r:USED_FOR|PART_OF|HYPONYM_OF]->(:Concept), (p:Paper {id: r.paper}) "
+        "RETURN r.sentence AS sentence, p.title + ' ' + p.abstract AS text"
+    )
+    assert stated and all(r["sentence"] in r["text"] for r in stated)
+    assert [line for line in built.stderr.splitlines() if "mentions file" in line] == [
+        f"WARNING mentions file {mentions} is not the extraction of these records: extracted afresh the papers "
+        f"without a line there (2, e.g. {ids[4]}) and the papers whose line does not fit their title and abstract "
+        f"(2, e.g. {ids[0]}); not used its lines of ids not in the records or repeated (1, e.g. acl:nowhere)"
+    ]

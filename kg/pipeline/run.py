@@ -858,3 +858,43 @@ def write_mentions(extractions: Iterable[Extraction], path: Path, *, append: boo
         with file.open("a" if append else "w", encoding="utf-8") as fh:
             for x in extractions:
                 fh.write(json.dumps(x.to_dict(), ensure_ascii=False) + "\n")
+
+
+def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> list[Extraction]:
+    """The extractions of ``papers`` (in their order) from ``kg extract`` output, extracting what it lacks.
+
+    A paper without a line in the file, or whose line does not fit its title and abstract as they
+    are (:meth:`~kg.records.Extraction.fits`: the file is of an older text), is extracted afresh;
+    lines of ids not in ``papers``, or of an id read before, are not used. One warning counts each
+    with an example id.
+    """
+    if not path.is_file():
+        raise InputError(f"mentions file not found: {path}")
+    of = {p.id: p for p in papers}
+    found: dict[str, Extraction] = {}
+    seen: set[str] = set()
+    stale: list[str] = []
+    unused: list[str] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            x = Extraction.from_dict(json.loads(line))
+            if x.id not in of or x.id in seen:
+                unused.append(x.id)
+            elif x.fits(of[x.id]):
+                found[x.id] = x
+            else:
+                stale.append(x.id)
+            seen.add(x.id)
+    missing = [p.id for p in papers if p.id not in seen]
+    reasons = {"without a line there": missing, "whose line does not fit their title and abstract": stale}
+    afresh = [f"the papers {what} ({len(ids)}, e.g. {ids[0]})" for what, ids in reasons.items() if ids]
+    said = [f"extracted afresh {' and '.join(afresh)}"] if afresh else []
+    if unused:
+        said.append(f"not used its lines of ids not in the records or repeated ({len(unused)}, e.g. {unused[0]})")
+    if said:
+        log.warning("mentions file %s is not the extraction of these records: %s", path, "; ".join(said))
+    todo = [p for p in papers if p.id not in found]
+    fresh = {x.id: x for x in extract(todo, n_process=n_process)} if todo else {}
+    return [found[p.id] if p.id in found else fresh[p.id] for p in papers]

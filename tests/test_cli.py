@@ -136,3 +136,24 @@ def test_build_stores_no_mention_a_stale_or_partial_mentions_file_gives_that_doe
         f"without a line there (2, e.g. {ids[4]}) and the papers whose line does not fit their title and abstract "
         f"(2, e.g. {ids[0]}); not used its lines of ids not in the records or repeated (1, e.g. acl:nowhere)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("SAMPLE", "no 'mentions'"),  # the records given as their mentions
+        ("{not json", "not JSON"),
+        ('{"id": "x", "mentions": [{"text": "BERT"}]}', "not the fields kg writes"),
+        ("[1, 2]", "not the fields kg writes"),
+    ],
+)
+def test_build_refuses_a_mentions_file_that_is_no_extraction_in_one_line(line, reason, tmp_path):
+    records, mentions = tmp_path / "two.jsonl", tmp_path / "m.jsonl"
+    sample = (ROOT / "data" / "sample" / "acl-sample.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    records.write_text("".join(sample[:2]), encoding="utf-8")
+    mentions.write_text("\n" + (sample[1] if line == "SAMPLE" else line + "\n"), encoding="utf-8")
+    built = kg("build", str(records), "--mentions", str(mentions), "--db", str(tmp_path / "kg.lbug"))
+    assert built.returncode == 1 and built.stderr.strip() == (
+        f"kg: error: {mentions}, line 2: not a line of `kg extract` output ({reason}): "
+        "give --mentions what kg extract wrote for these records"
+    )

@@ -506,7 +506,7 @@ def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> 
     whole = -1  # the last token of a name of several parts just read whole
     for at, (tok, nxt) in enumerate(zip(tokens, [*tokens[1:], None], strict=True)):
         if at > whole:
-            if defined and (end := _whole_name(tokens, at, defined)) > at:
+            if defined and not tok.whitespace_ and (end := _whole_name(tokens, at, defined)) > at:
                 whole = end
                 out.append(defined["".join(t.text for t in tokens[at : end + 1])])
             else:

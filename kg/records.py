@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import marshal
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from kg.errors import InputError
 
 ConceptType = Literal["Method", "Technique", "Problem", "Dataset", "Metric", "Hardware"]
 Role = Literal["proposes", "uses", "addresses", "mentions"]
@@ -143,6 +146,25 @@ class Extraction:
             and cut(r.field, r.tail_start, r.tail_end, r.tail_text, r.sentence)
             for r in self.relations
         )
+
+    @classmethod
+    def from_line(cls, line: str, *, where: str) -> Extraction:
+        """One line of ``kg extract`` output; an :class:`~kg.errors.InputError` naming ``where`` for any other line.
+
+        >>> Extraction.from_line('{"id": "p1"}', where="m.jsonl, line 1")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        kg.errors.InputError: m.jsonl, line 1: not a line of `kg extract` output (no 'mentions'): give what ...
+        """
+        try:
+            return cls.from_dict(json.loads(line))
+        except json.JSONDecodeError:
+            reason = "not JSON"
+        except KeyError as exc:
+            reason = f"no {exc.args[0]!r}"
+        except TypeError:  # not an object, or a mention or relation with other fields than kg's
+            reason = "not the fields kg writes"
+        raise InputError(f"{where}: not a line of `kg extract` output ({reason}): give what kg extract wrote")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Extraction:

@@ -154,6 +154,5 @@ def test_build_refuses_a_mentions_file_that_is_no_extraction_in_one_line(line, r
     mentions.write_text("\n" + (sample[1] if line == "SAMPLE" else line + "\n"), encoding="utf-8")
     built = kg("build", str(records), "--mentions", str(mentions), "--db", str(tmp_path / "kg.lbug"))
     assert built.returncode == 1 and built.stderr.strip() == (
-        f"kg: error: {mentions}, line 2: not a line of `kg extract` output ({reason}): "
-        "give --mentions what kg extract wrote for these records"
+        f"kg: error: {mentions}, line 2: not a line of `kg extract` output ({reason}): give what kg extract wrote"
     )

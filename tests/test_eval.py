@@ -75,6 +75,17 @@ def test_predictions_file_is_scored_as_given(tmp_path):
     assert s.exact["Method"].tp == 1 and s.exact["Method"].fp == 0
 
 
+def test_a_predictions_file_that_is_no_extraction_is_one_line_naming_it(tmp_path):
+    import pytest
+
+    from kg.errors import InputError
+
+    path = tmp_path / "pred.jsonl"
+    path.write_text(json.dumps({"id": "p1", "abstract": "The records, not extractions."}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"pred.jsonl, line 1: not a line of `kg extract` output \(no 'mentions'\)"):
+        evaluate(DEV, predictions=path)
+
+
 def test_shipped_model_reproduces_dev_which_it_was_trained_on():
     # Since 0.4.0 SciERC dev is training data, so this is no held-out figure (the cross-validated
     # scores in the model's meta are, see below); it is deterministic, and a model that fails to

@@ -220,8 +220,6 @@ def evaluate(
     gold_path: str | Path, *, model: str | Path | None = None, predictions: str | Path | None = None, n_process: int = 1
 ) -> Scores:
     """Run the extractor over the gold abstracts (or read ``predictions``) and score it."""
-    import json
-
     from kg.extract.pipeline import extract, load_pipeline
 
     gold = list(read_scierc(gold_path))
@@ -229,7 +227,8 @@ def evaluate(
     t0 = time.perf_counter()
     if predictions:
         with Path(predictions).open(encoding="utf-8") as fh:
-            xs = [Extraction.from_dict(json.loads(line)) for line in fh if line.strip()]
+            xs = [Extraction.from_line(line, where=f"{predictions}, line {n}") for n, line in enumerate(fh, 1)
+                  if line.strip()]  # fmt: skip
     else:
         xs = list(extract((Paper(g.doc_key, "", g.text) for g in gold), nlp=nlp, n_process=n_process))
     seconds = time.perf_counter() - t0

@@ -879,7 +879,7 @@ def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> lis
         for n, line in enumerate(fh, 1):
             if not line.strip():
                 continue
-            x = _extraction(line, where=f"{path}, line {n}")
+            x = Extraction.from_line(line, where=f"{path}, line {n}")
             if x.id not in of or x.id in seen:
                 unused.append(x.id)
             elif x.fits(of[x.id]):
@@ -898,17 +898,3 @@ def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> lis
     todo = [p for p in papers if p.id not in found]
     fresh = {x.id: x for x in extract(todo, n_process=n_process)} if todo else {}
     return [found[p.id] if p.id in found else fresh[p.id] for p in papers]
-
-
-def _extraction(line: str, *, where: str) -> Extraction:
-    """One line of ``kg extract`` output; an :class:`~kg.errors.InputError` naming ``where`` for any other line."""
-    try:
-        return Extraction.from_dict(json.loads(line))
-    except json.JSONDecodeError:
-        reason = "not JSON"
-    except KeyError as exc:
-        reason = f"no {exc.args[0]!r}"
-    except TypeError:  # not an object, or a mention or relation with other fields than kg's
-        reason = "not the fields kg writes"
-    raise InputError(f"{where}: not a line of `kg extract` output ({reason}): "
-                     "give --mentions what kg extract wrote for these records")  # fmt: skip

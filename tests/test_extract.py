@@ -8,6 +8,7 @@ import re
 from kg.extract import extract, mentions
 from kg.extract.components import RULES
 from kg.normalise import Normaliser
+from kg.normalise.keys import repeats_words
 from kg.normalise.run import normalise_run
 from kg.records import RELATION_TYPES, Extraction, Mention, PackedExtractions, Paper, Relation
 from tests.conftest import SAMPLE, with_entities
@@ -137,12 +138,18 @@ def test_a_name_spelled_out_after_it_is_defined_by_it(nlp):
         Paper("gfpo", "GFPO: Group Filtered Policy Optimization", "We train reasoning models with GFPO."),
         Paper("kg-rag", "", "This paper introduces a KG-RAG (Knowledge Graph-Retrieval Augmented Generation) "
               "pipeline. The KG-RAG pipeline constructs a knowledge graph."),
+        Paper("lr-drop", "Layer-wise Regularized Dropout for Neural Language Models",
+              "In this paper, we propose a novel Layer-wise Regularized Dropout (LR-Drop), which is specially "
+              "designed for Transformer-based Language models. Specifically, LR-Drop layer-wise regularizes each "
+              "Transformer layer using the consistency training strategy."),
     ]  # fmt: skip
     xs, _ = normalise_run(papers, list(extract(papers, nlp=nlp)))
     keys = {x.id: {m.text: m.concept for m in x.mentions if re.search("RASD|RaSD|GFPO|KG-RAG", m.text)} for x in xs}
     assert keys["rasd"] and set(keys["rasd"].values()) == {"retrieval augmented speculative decoding"}, keys
     assert keys["rasd-2"] and all("randomized synthesis and disentanglement" in k for k in keys["rasd-2"].values())
     assert keys["gfpo"] and set(keys["gfpo"].values()) == {"group filtered policy optimization"}, keys
+    # ... unless the mention spells its long form out already: "LR-Drop layer-wise regularizes"
+    assert not [m.concept for x in xs for m in x.mentions if repeats_words(m.concept)]
     # a name of several parts is read whole: not "knowledge graph rag pipeline"
     assert keys["kg-rag"] and all(k.startswith("knowledge graph retrieval augmented generation")
                                   for k in keys["kg-rag"].values()), keys  # fmt: skip

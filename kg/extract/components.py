@@ -421,13 +421,12 @@ class ConceptSpans:
             kept.append(tok)
             i += 1
         # An acronym the abstract defined, inside a longer mention: "NMT system".
-        text = lead + _text(kept, defined)
-        key = self.normaliser.key(text)
-        expanded = any(t.text in defined for t in kept)
-        if expanded and repeats_words(
-            key
-        ):  # the mention spells the long form out already: "GLUE language understanding"
-            plain = self.normaliser.key(_text(kept))
+        read = _text(kept, defined)
+        key = self.normaliser.key(lead + read)
+        if repeats_words(key) and (words := _text(kept)) != read:
+            # the mention spells the long form out already: "GLUE language understanding", "LR-Drop
+            # layer-wise regularizes" of "Layer-wise Regularized Dropout (LR-Drop)"
+            plain = self.normaliser.key(words)
             if not repeats_words(plain):
                 rules["acronym left (long form in the mention)"] += 1
                 return plain

@@ -66,8 +66,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: long form, "artificial intelligence (XAI) methods", no mention opens with a possessive ending, "'s
 #: accuracy", "despite" ends a phrase, and a typographic apostrophe keys as the apostrophe, "Alzheimer’s"; 30:
 #: a finite verb inside a mention cuts it in two, "AMS-KV reduces KV cache usage"; 31: a name spelled out
-#: after it is defined by it, "RASD (Retrieval-Augmented Speculative Decoding)", "GFPO: Group Filtered ...").
-CACHE_FORMAT = 31
+#: after it is defined by it, "RASD (Retrieval-Augmented Speculative Decoding)", "GFPO: Group Filtered ..."; 32:
+#: a defined name read whole that repeats its mention's words is left as written, "LR-Drop layer-wise regularizes").
+CACHE_FORMAT = 32
 
 
 def paper_text(paper: Paper) -> str:

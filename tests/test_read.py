@@ -124,6 +124,7 @@ def test_any_latex_is_decoded_piece_by_piece_as_it_is_whole(bits):
     [
         ({"title": "no id", "abstract": GOOD}, "missing id"),
         ({"id": "", "abstract": GOOD}, "missing id"),
+        ({"id": ["p1"], "abstract": GOOD}, "id is not text (got list)"),
         ({"id": "p1", "title": "x"}, "missing abstract"),
         ({"id": "p1", "abstract": "   "}, "empty abstract"),
         ({"id": "p1", "abstract": "Too short."}, "abstract too short"),
@@ -134,6 +135,7 @@ def test_any_latex_is_decoded_piece_by_piece_as_it_is_whole(bits):
     ids=[
         "missing-id",
         "blank-id",
+        "list-id",
         "missing-abstract",
         "empty-abstract",
         "short-abstract",

@@ -66,7 +66,9 @@ class Validator:
             # A reader may still know the id of a broken entry (a BibTeX key, an OpenAlex id).
             return self._reject(rec, rec.id, rec.error_kind or "unreadable record", rec.error)
         fields = rec.fields
-        rid = _text(fields.get("id"))
+        if not _is_text(given := fields.get("id")):
+            return self._reject(rec, None, "id not text", f"id is not text (got {_type_name(given)})")
+        rid = _text(given)
         if not rid:
             return self._reject(rec, None, "missing id")
         for name, value in fields.items() if _may_have_surrogates(rec.raw) else ():

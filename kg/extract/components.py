@@ -505,9 +505,9 @@ def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> 
     whole = -1  # the last token of a name of several parts just read whole
     for at, (tok, nxt) in enumerate(zip(tokens, [*tokens[1:], None], strict=True)):
         if at > whole:
-            if defined and not tok.whitespace_ and (end := _whole_name(tokens, at, defined)) > at:
-                whole = end
-                out.append(defined["".join(t.text for t in tokens[at : end + 1])])
+            if defined and not tok.whitespace_ and (name := _whole_name(tokens, at, defined)) is not None:
+                whole, long_form = name
+                out.append(long_form)
             else:
                 out.append(defined.get(tok.text, tok.text) if defined else tok.text)
         if nxt is not None and at >= whole:
@@ -515,15 +515,16 @@ def _text(tokens: Sequence[Token], defined: Mapping[str, str] | None = None) -> 
     return "".join(out)
 
 
-def _whole_name(tokens: Sequence[Token], at: int, defined: Mapping[str, str]) -> int:
-    """The index of the last token of the word that starts at ``at`` if it is a name of several parts
-    that ``defined`` holds ("KG-RAG": "KG", "-", "RAG"), else ``at``."""
+def _whole_name(tokens: Sequence[Token], at: int, defined: Mapping[str, str]) -> tuple[int, str] | None:
+    """The index of the last token of the word that starts at ``at``, and its long form, if the word
+    is a name of several parts that ``defined`` holds ("KG-RAG": "KG", "-", "RAG")."""
     end = at
     while end + 1 < len(tokens) and not tokens[end].whitespace_ and tokens[end + 1].i == tokens[end].i + 1:
         end += 1
     if end == at or (at > 0 and not tokens[at - 1].whitespace_ and tokens[at - 1].i == tokens[at].i - 1):
-        return at
-    return end if "".join(t.text for t in tokens[at : end + 1]) in defined else at
+        return None
+    long_form = defined.get("".join(t.text for t in tokens[at : end + 1]))
+    return None if long_form is None else (end, long_form)
 
 
 def _alone(tok: Token) -> bool:

@@ -117,7 +117,7 @@ def find_acronyms(text: str) -> list[Acronym]:
             continue
         window_text = text[window[0].start() : window[-1].end()]
         long_form = spelled_by_initials(short, window_text) or _best_long_form(short, window_text)
-        if long_form is None or any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower())):
+        if long_form is None or _is_clause(long_form):
             continue
         if repeats_words(" ".join(_WORD_PARTS.findall(long_form.lower()))):
             # two phrases, not one name: "a corpus of conventionalized metaphors, a table of
@@ -154,9 +154,13 @@ def _named_first(text: str) -> Iterator[Acronym]:
         want, capitals = letters(short), "".join(c for c in short if c.isupper()).lower()
         if len(want) < 2 or not want.isalpha() or not {want, capitals} & set(initials(long_form)):
             continue  # ("RaSD": its capitals spell "Randomized Synthesis and Disentanglement")
-        if any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower())):
-            continue
-        yield Acronym(short, long_form, start, end)
+        if not _is_clause(long_form):
+            yield Acronym(short, long_form, start, end)
+
+
+def _is_clause(long_form: str) -> bool:
+    """Whether ``long_form`` holds a word of a clause ("we", "is"): then it is no name."""
+    return any(p in _CLAUSE for p in _WORD_PARTS.findall(long_form.lower()))
 
 
 def singular(short: str) -> str:

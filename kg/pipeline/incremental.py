@@ -241,11 +241,12 @@ def fingerprint(spec: PipelineSpec, namespace: str) -> str:
 
 
 def plan(
-    spec: PipelineSpec, papers: list[Paper], namespace: str, unchanged: Unchanged | None = None
+    spec: PipelineSpec, papers: list[Paper], run_fingerprint: str, unchanged: Unchanged | None = None
 ) -> tuple[Update | None, str]:
     """The update of the stored graph this run can make, or ``None`` and why it rebuilds.
 
     ``papers`` are the papers read; those of the ``unchanged`` sources, not read again, count too.
+    ``run_fingerprint`` is this run's :func:`fingerprint`, which the last run's must equal.
     """
     if not spec.update.incremental:
         return None, "incremental updates are off (update.incremental)"
@@ -259,7 +260,7 @@ def plan(
         return None, f"no finished earlier run to update ({folder / STATE_FILE})"
     if not is_complete(store):
         return None, f"the store {store} is gone or incomplete"
-    if state.get("fingerprint") != fingerprint(spec, namespace):
+    if state.get("fingerprint") != run_fingerprint:
         return None, "the model, the configuration or the read/link/analyse settings changed"
     mentions = spec.outputs.mentions
     if mentions and (state.get("mentions") != str(mentions) or not mentions.exists()):

@@ -366,7 +366,7 @@ def extract_stage(run: _Run) -> int:
     report.versions = {"kg": kg.__version__, "model": model_version(nlp), "python": platform.python_version()}
     ns = namespace(model_digest(nlp.path), kg.__version__)
     run.fingerprint = incremental.fingerprint(spec, ns)
-    run.update, why = incremental.plan(spec, run.papers, ns, run.unchanged)
+    run.update, why = incremental.plan(spec, run.papers, run.fingerprint, run.unchanged)
     if run.update is None and run.unchanged:
         log.info("full run: reading the unchanged sources too")
         read_stage(run, skip_unchanged=False)

@@ -228,6 +228,17 @@ def test_a_letter_is_no_phrase():
     assert "transfer learning" in keys and not {k for k in keys if len(k) < 2}
 
 
+def test_a_formula_is_no_phrase():
+    # the arXiv ML sample: "1-δ" and "Eτ" (of "$1-\\delta$", "$\\mathbb{E}\\tau$") were concepts, and
+    # "1-δ" named a community of the concepts page
+    keys = _every_phrase(
+        "We find a qualified arm with probability at least 1-δ and expected total pulling times Eτ as small "
+        "as possible, unlike ε-greedy exploration. G2M fits m x n matrices in 8K-128K contexts."
+    )
+    assert {"qualified arm", "ε greedy exploration", "g2m"} <= keys, keys
+    assert not keys & {"1 δ", "eτ", "δ", "m x", "8k 128k"}, keys
+
+
 def test_an_adjective_before_a_concept_is_no_phrase():
     # the default sample's titles: "Mixture-of-Experts Large Language Models" gave the phrase
     # "Mixture-of-Experts Large"; with the recogniser finding "Language Models", "Personalized

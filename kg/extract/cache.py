@@ -67,8 +67,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: accuracy", "despite" ends a phrase, and a typographic apostrophe keys as the apostrophe, "Alzheimer’s"; 30:
 #: a finite verb inside a mention cuts it in two, "AMS-KV reduces KV cache usage"; 31: a name spelled out
 #: after it is defined by it, "RASD (Retrieval-Augmented Speculative Decoding)", "GFPO: Group Filtered ..."; 32:
-#: a defined name read whole that repeats its mention's words is left as written, "LR-Drop layer-wise regularizes").
-CACHE_FORMAT = 32
+#: a defined name read whole that repeats its mention's words is left as written, "LR-Drop layer-wise regularizes"; 33:
+#: a formula is no phrase, "1-δ").
+CACHE_FORMAT = 33
 
 
 def paper_text(paper: Paper) -> str:

@@ -14,6 +14,7 @@ appends its spans to ``doc.spans["kg"]`` with ``span._.source == "phrase"``.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,10 @@ _PHRASE_DFS = 200_000
 #: Words remembered at most (then forgotten all at once): a corpus's vocabulary grows without end.
 _LEXEMES = 200_000
 #: Endings of nominalisations, whose phrases name what is done: a Problem.
+#: A word of a name: two letters in a row, not Greek ("tuning"), or a letter, then a digit ("T5",
+#: "G2M"). A key without one is a formula or a size ("1-δ", "Eτ" of LaTeX's ``$1-\delta$`` and
+#: ``$\mathbb{E}\tau$``; "m x", "8K-128K"), not a name.
+_NAME_WORD = re.compile(r"[^\W\d_\u0370-\u03ff]{2}|\b[a-z]\w*\d")
 _PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
 
 
@@ -479,6 +484,7 @@ class Phrases:
             if (
                 key in seen
                 or len(key) < 2  # "B = f(A)", "(b)": a variable or an item letter
+                or not _NAME_WORD.search(key)
                 or self.normaliser.is_generic(key)
                 or (words[0] in function and not glued)
                 or words[-1] in function

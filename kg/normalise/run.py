@@ -785,6 +785,8 @@ def _short_forms(text: str) -> Iterator[str]:
     >>> list(_short_forms("ROUGE-L and BLEU on VQ-VAE-based state-of-the-art models"))
     ['ROUGE', 'BLEU', 'VQ', 'VAE', 'ROUGE-L', 'VQ-VAE']
     """
+    if text.islower():  # no capital: most mentions ("reinforcement learning"), and no regular expression's scan
+        return
     yield from _ACRONYM.findall(text)
     for word in _JOINED.findall(text):  # (a regular expression's scan: a corpus has 30 million words)
         if (name := _name_in(word)) and _looks_like_acronym(name):

@@ -62,6 +62,35 @@ def test_british_spellings_and_verbs_spelt_ise_everywhere(norm, text, key):
 
 
 @pytest.mark.parametrize(
+    "variants",
+    [
+        # 30,000 arXiv ML papers: each pair had been two concepts ("recommender systems" 170 papers,
+        # "recommendation systems" 150)
+        ["recommender systems", "recommendation systems"],
+        ["distributional shift", "distribution shift"],
+        ["dimensionality reduction", "dimension reduction"],
+        ["positional encodings", "position encoding"],
+        ["foundational models", "foundation models"],
+        ["behavioral cloning", "behaviour cloning", "behavior cloning"],
+        ["dynamical systems", "dynamic systems"],
+        ["root mean squared error", "root mean square error"],
+        ["jailbreaking attacks", "jailbreak attacks"],
+        ["unlabelled data", "unlabeled data"],
+        ["sequential recommendation", "sequence recommendation"],
+        ["electroencephalogram signals", "electroencephalography signals"],
+    ],
+)
+def test_one_concept_written_two_ways_is_one_key(norm, variants):
+    assert len({norm.key(v) for v in variants}) == 1
+
+
+def test_words_whose_forms_name_different_things_stay_apart(norm):
+    pairs = [("continual learning", "continuous learning"), ("generative model", "generation model"),
+             ("pretrained model", "pretraining model"), ("critic model", "critical model")]  # fmt: skip
+    assert all(norm.key(a) != norm.key(b) for a, b in pairs)
+
+
+@pytest.mark.parametrize(
     ("text", "key"),
     [
         ("sentiment analyses", "sentiment analysis"),

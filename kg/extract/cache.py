@@ -68,8 +68,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: a finite verb inside a mention cuts it in two, "AMS-KV reduces KV cache usage"; 31: a name spelled out
 #: after it is defined by it, "RASD (Retrieval-Augmented Speculative Decoding)", "GFPO: Group Filtered ..."; 32:
 #: a defined name read whole that repeats its mention's words is left as written, "LR-Drop layer-wise regularizes"; 33:
-#: a formula is no phrase, "1-δ").
-CACHE_FORMAT = 33
+#: a formula is no phrase, "1-δ"; 34: words that write one concept two ways are spelled one way,
+#: "recommender systems" as "recommendation systems").
+CACHE_FORMAT = 34
 
 
 def paper_text(paper: Paper) -> str:

@@ -53,9 +53,10 @@ class _Folder:
 
     @lru_cache(maxsize=1 << 20)  # noqa: B019 - one folder per build, freed with it
     def fold(self, word: str) -> tuple[str, str]:
-        """The word spelled as in keys, and that spelling made singular (for the last word)."""
+        """The word spelled as in keys, and that spelling made singular and spelled again, as a
+        key's last word is ("colours": "color")."""
         spelled = self._norm._spell(word)
-        return spelled, self._norm._singular(spelled)
+        return spelled, self._norm._spell(self._norm._singular(spelled))
 
 
 def doc_terms(text: str, folder: _Folder | None = None) -> set[str]:

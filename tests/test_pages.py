@@ -270,6 +270,18 @@ def _overlapping(labels: list[dict]) -> list[tuple[str, str]]:
     return pairs
 
 
+def _over_circles(labels: list[dict], circles: list[dict]) -> list[tuple[str, str]]:
+    """(label, circle): the labels whose text covers the circle of another node by more than half a pixel."""
+    pairs = []
+    for label in labels:
+        for c in circles:
+            x = min(max(c["x"], label["left"]), label["left"] + label["width"])
+            y = min(max(c["y"], label["top"]), label["top"] + label["height"])
+            if c["id"] != label["id"] and math.dist((x, y), (c["x"], c["y"])) < c["r"] - 0.5:
+                pairs.append((label["text"], c["id"]))
+    return pairs
+
+
 @pytest.mark.parametrize(("run", "view"), [("arxiv", "concepts"), ("default", "concepts"), ("default", "papers")])
 def test_a_page_of_several_communities_draws_each_in_a_place_of_its_own_and_names_it(runs, browser, run, view):
     """The arXiv sample's concepts page (743 concepts, 12 communities) was one hairball with the
@@ -293,6 +305,20 @@ def test_a_page_of_several_communities_draws_each_in_a_place_of_its_own_and_name
         assert ratio < 0.4, ratio  # a community's concepts together: under 0.4 of the way to another's
         named = {d["community"] for d in dots if d["id"] in {lb["id"] for lb in labels}}
         assert set(big) <= named, sorted(set(big) - named)
+    assert log.errors == []
+
+
+@pytest.mark.parametrize(("run", "view"), [("arxiv", "graph"), ("arxiv", "papers"), ("default", "graph")])
+def test_a_maps_labels_cover_no_other_circle(runs, browser, run, view):
+    """The arXiv sample's map had "multimodal large language models" drawn over the circle of
+    "foundation models", and "generative AI, GPT-4" over that of "natural language processing"."""
+    page, log = open_page(browser, runs[run][view])
+    for size in ((1200, 760), (1400, 900)):
+        dots, labels = _drawn(page, size)
+        circles = [d for d in dots if d["summary"]]
+        assert len(circles) >= 5 and {lb["id"] for lb in labels} == {c["id"] for c in circles}
+        assert _overlapping(labels) == []
+        assert _over_circles(labels, circles) == []
     assert log.errors == []
 
 

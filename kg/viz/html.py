@@ -46,6 +46,8 @@ OTHER = "#bbbbbb"
 #: Generic concepts ("computational cost"): shown faded and small, never labelled.
 FADED = "#e4e4e4"
 DEFAULT_MAX_NODES = 2000
+#: About the width in pixels of a character of a label (12 px system-ui), a little over most.
+LABEL_PX = 7.0
 #: Communities part a graph from about this modularity up (Newman: 0.3 and above is a clear structure).
 MODULAR = 0.3
 PANEL_PAPERS = 40
@@ -134,8 +136,10 @@ def write_html(
     regions = None
     if mapped:
         ov = whole_map.kept(groups) if whole_map else overview(H, groups)
-        pos, centres, radius = grouped_layout(H, groups, seed=seed, score=score)
-        summary, links, cards = _map(H, ov, names, centres, radius, score)
+        short = {k: _short(_community_name(k, names)) for k in ov.members}
+        room = {k: LABEL_PX * len(t) + 6 for k, t in short.items()}
+        pos, centres, radius = grouped_layout(H, groups, seed=seed, score=score, labels=room)
+        summary, links, cards = _map(H, ov, names, short, centres, radius, score)
     else:
         regions = _regions(H, groups) if centre is None else None
         pos = layout(H, seed=seed, score=score, regions=regions)
@@ -270,6 +274,7 @@ def _map(
     H: nx.Graph,
     ov: Overview,
     names: Mapping[int, str],
+    short: Mapping[int, str],
     centres: Mapping[int, tuple[float, float]],
     radius: Mapping[int, float],
     score: Mapping[Any, float],
@@ -283,7 +288,7 @@ def _map(
         members = ov.members[k]
         papers = ov.papers.get(k, 0)
         concepts = ov.sizes.get(k, len(members)) - papers
-        name = (names.get(k) or "unnamed") if k != NONE else "small communities, or none"
+        name = _community_name(k, names)
         nid = f"community:{k}"
         size = round(min(radius[k] * 0.8, 0.45 * big * math.sqrt(max(papers, 1) / most)), 1)
         colour = COMMUNITY_COLOURS[k] if 0 <= k < len(COMMUNITY_COLOURS) else OTHER
@@ -291,7 +296,7 @@ def _map(
             "id": nid, "name": name, "kind": "Community", "summary": True, "community": None if k == NONE else k,
             "year": None, "title": f"{name}\n{papers} papers, {concepts} concepts · double-click: open",
             "color": colour, "size": max(size, 12.0), "x": centres[k][0], "y": centres[k][1], "shape": "dot",
-            "rank": rank,
+            "rank": rank, "short": short[k],
         })  # fmt: skip
         best = sorted(members, key=lambda n: (-score[n], str(n)))
         cards[nid] = {
@@ -305,6 +310,29 @@ def _map(
               "width": round(1 + 7 * w / strongest, 2), "color": {"color": "#9aa3ad", "opacity": 0.6}}
              for a, b, w in ov.links]  # fmt: skip
     return nodes, edges, cards
+
+
+def _community_name(k: int, names: Mapping[int, str]) -> str:
+    return (names.get(k) or "unnamed") if k != NONE else "small communities, or none"
+
+
+def _short(name: str, most: int = 28) -> str:
+    """A community's label on a map: the first of the concepts its name lists that fit in ``most``
+    characters, whole ("machine translation", not "machine translation, neural…"), or its first
+    concept alone up to 40 ("multimodal large language models").
+
+    >>> _short("machine translation, neural machine translation, BLEU")
+    'machine translation'
+    >>> _short("multimodal large language models, foundation models")
+    'multimodal large language models'
+    """
+    if len(name) <= most:
+        return name
+    cut = name.rfind(", ", 0, most + 2)
+    if cut > 0:
+        return name[:cut]
+    first = name.split(", ")[0]
+    return first if most < len(first) <= 40 else name[: most - 1] + "…"
 
 
 def _canonical(H: nx.Graph) -> nx.Graph:

@@ -21,6 +21,12 @@ RING = 60
 #: Nodes linked to no other are a disc of points about this far apart (a label's height and more).
 ALONE = 36.0
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
+#: The part of a page a map's drawing is made to fit (pixels): a 1,200 x 760 window less the bar and
+#: the panel; a larger one has more room for the labels. The page fits a drawing to FIT of it.
+WINDOW = (860.0, 680.0)
+FIT = 0.88
+#: A label's height in pixels, as the page draws it.
+LINE = 16.0
 
 
 def layout(
@@ -139,6 +145,45 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     return pos
 
 
+def _make_room(centres: dict[int, list[float]], radius: Mapping[int, float], labels: Mapping[int, float]) -> None:
+    """Part the discs (``centres``, ``radius``) until none covers another's label, nor two labels
+    each other, once the drawing is fitted into a :data:`WINDOW`: each disc with its label under
+    it is a box, and two boxes that overlap are pushed apart the shorter way.
+
+    A label keeps its size in pixels however far the drawing is zoomed out, so its share of the
+    drawing is fixed by the window, not by the layout: parting the discs makes them smaller
+    beside their labels. Gives up after a few hundred rounds (a map of too many communities for
+    the window); the page then puts a label that finds no free place where it covers a circle.
+    """
+    ids = sorted(centres)
+    for _ in range(400):
+        x0 = min(centres[g][0] - radius[g] for g in ids)
+        x1 = max(centres[g][0] + radius[g] for g in ids)
+        y0 = min(centres[g][1] - radius[g] for g in ids)
+        y1 = max(centres[g][1] + radius[g] for g in ids)
+        px = FIT * min(WINDOW[0] / max(x1 - x0, 1.0), WINDOW[1] / max(y1 - y0, 1.0))  # pixels per unit
+        box = {}
+        for g in ids:
+            half = max(radius[g], (labels.get(g, 0.0) / 2 + 4) / px)
+            x, y = centres[g]
+            box[g] = (x - half, y - radius[g], x + half, y + radius[g] + (LINE + 4) / px)
+        moved = False
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                (al, at, ar, ab), (bl, bt, br, bb) = box[a], box[b]
+                across, down = min(ar, br) - max(al, bl), min(ab, bb) - max(at, bt)
+                if across <= 0 or down <= 0:
+                    continue
+                moved = True
+                axis = 0 if across < down else 1
+                sign = 1.0 if centres[b][axis] >= centres[a][axis] else -1.0
+                push = (min(across, down) + 1 / px) / 2
+                centres[a][axis] -= sign * push
+                centres[b][axis] += sign * push
+        if not moved:
+            return
+
+
 def _sunflower(i: int, step: float) -> tuple[float, float]:
     """The ``i``-th point of a disc filled evenly from its centre, about ``step`` apart."""
     radius, angle = step * math.sqrt(i), i * GOLDEN_ANGLE
@@ -178,13 +223,17 @@ def grouped_layout(
     *,
     seed: int,
     score: Mapping[Any, float] | None = None,
+    labels: Mapping[int, float] | None = None,
     fill: float = 1 / 3,
 ) -> tuple[dict[Any, tuple[float, float]], dict[int, tuple[float, float]], dict[int, float]]:
     """Positions with each group (community) laid out on its own, in a disc, the discs apart.
 
     The discs' centres come from a spring layout of the groups, each pair pulled together by
     the edges between them, spread until the discs fill about ``fill`` of the drawing, then
-    pushed apart until no two discs overlap. Returns the node positions, each group's centre and its disc's radius.
+    pushed apart until no two discs overlap. With ``labels``
+    (group -> the width in pixels of the label a map draws under its circle), pushed apart
+    until, the drawing fitted into a :data:`WINDOW`, no label covers another disc or label.
+    Returns the node positions, each group's centre and its disc's radius.
     """
     members: dict[int, list[Any]] = {}
     for n in sorted(H, key=str):
@@ -226,6 +275,8 @@ def grouped_layout(
                 centres[b] = [bx + ux * push, by + uy * push]
         if not moved:
             break
+    if labels:
+        _make_room(centres, radius, labels)
     at = {g: (round(x, 1), round(y, 1)) for g, (x, y) in centres.items()}
     placed = {
         n: (round(at[g][0] + x, 1), round(at[g][1] + y, 1)) for g, pos in local.items() for n, (x, y) in pos.items()

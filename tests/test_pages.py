@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import re
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from typer.testing import CliRunner
 from kg.cli import app
 from kg.store import query_embedded
 from kg.viz import concept_map, write_html
+from kg.viz.html import COMMUNITY_COLOURS
 from tests.conftest import OUTPUTS, ROOT, SAMPLE, SHARED, open_page
 from tests.test_viz import _evil_graph
 
@@ -225,6 +227,98 @@ def test_every_circle_of_a_map_is_named_on_it(runs, browser, run):
     summary = page.evaluate("kgNodes.get({filter: n => n.summary}).map(n => n.id)")
     assert len(summary) >= 5
     assert _labels_do_not_overlap(page) == len(summary)
+    assert log.errors == []
+
+
+#: What the page draws, read from the live vis-network: each node's dot on screen and each label's
+#: text as drawn (its width measured in the page in the labels' font, its height the font's size,
+#: centred where the page draws it) with the node it names.
+DRAWN = """() => {
+  const m = document.createElement("canvas").getContext("2d"), size = 12;
+  m.font = size + "px system-ui, -apple-system, 'Segoe UI', sans-serif";
+  const scale = kgNetwork.getScale(), shown = kgNodes.get({filter: n => !n.hidden});
+  const pos = kgNetwork.getPositions(shown.map(n => n.id));
+  const dots = {};
+  shown.forEach(n => { const d = kgNetwork.canvasToDOM(pos[n.id]);
+    dots[n.id] = {id: n.id, community: n.community, summary: Boolean(n.summary), x: d.x, y: d.y, r: n.size * scale}; });
+  const labels = (window.kgLabels || []).map(b => {
+    const w = m.measureText(b.text).width, cx = b.left + b.width / 2, cy = b.top + b.height / 2;
+    return {id: b.id, text: b.text, side: b.side, left: cx - w / 2, top: cy - size / 2, width: w, height: size};
+  });
+  return {dots: Object.values(dots), labels: labels};
+}"""
+
+
+def _drawn(page, size: tuple[int, int]) -> tuple[list[dict], list[dict]]:
+    """The dots and the labels drawn in a window of ``size``, the drawing fitted to it."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.evaluate("kgNetwork.setSize('100%', '100%'); kgFit()")
+    page.evaluate(REDRAW)
+    drawn = page.evaluate(DRAWN)
+    return drawn["dots"], drawn["labels"]
+
+
+def _overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    """The pairs of labels whose texts overlap by more than half a pixel (the page's positions are
+    fractional pixels, and a text's white halo, 1.5 px wide, may touch the text beside it)."""
+    pairs = []
+    for a, b in itertools.combinations(labels, 2):
+        across = min(a["left"] + a["width"], b["left"] + b["width"]) - max(a["left"], b["left"])
+        down = min(a["top"] + a["height"], b["top"] + b["height"]) - max(a["top"], b["top"])
+        if across > 0.5 and down > 0.5:
+            pairs.append((a["text"], b["text"]))
+    return pairs
+
+
+def _over_circles(labels: list[dict], circles: list[dict]) -> list[tuple[str, str]]:
+    """(label, circle): the labels whose text covers the circle of another node by more than half a pixel."""
+    pairs = []
+    for label in labels:
+        for c in circles:
+            x = min(max(c["x"], label["left"]), label["left"] + label["width"])
+            y = min(max(c["y"], label["top"]), label["top"] + label["height"])
+            if c["id"] != label["id"] and math.dist((x, y), (c["x"], c["y"])) < c["r"] - 0.5:
+                pairs.append((label["text"], c["id"]))
+    return pairs
+
+
+@pytest.mark.parametrize(("run", "view"), [("arxiv", "concepts"), ("default", "concepts"), ("default", "papers")])
+def test_a_page_of_several_communities_draws_each_in_a_place_of_its_own_and_names_it(runs, browser, run, view):
+    """The arXiv sample's concepts page (743 concepts, 12 communities) was one hairball with the
+    communities mixed in it: each community is together, apart from the others, and named where it
+    lies by one of its concepts, the labels clear of one another."""
+    page, log = open_page(browser, runs[run][view])
+    for size in ((1200, 760), (1400, 900)):  # the README's pictures and the tests' window
+        dots, labels = _drawn(page, size)
+        assert _overlapping(labels) == []
+        members: dict[int, list[dict]] = {}
+        for d in dots:
+            if d["community"] is not None and d["community"] < len(COMMUNITY_COLOURS):
+                members.setdefault(d["community"], []).append(d)
+        big = {k: m for k, m in members.items() if len(m) >= 10}
+        assert len(big) >= 5
+        near = [math.dist((a["x"], a["y"]), (b["x"], b["y"])) for m in big.values()
+                for a, b in itertools.combinations(m, 2)]  # fmt: skip
+        far = [math.dist((a["x"], a["y"]), (b["x"], b["y"])) for k, j in itertools.combinations(big, 2)
+               for a in big[k] for b in big[j]]  # fmt: skip
+        ratio = (sum(near) / len(near)) / (sum(far) / len(far))
+        assert ratio < 0.4, ratio  # a community's concepts together: under 0.4 of the way to another's
+        named = {d["community"] for d in dots if d["id"] in {lb["id"] for lb in labels}}
+        assert set(big) <= named, sorted(set(big) - named)
+    assert log.errors == []
+
+
+@pytest.mark.parametrize(("run", "view"), [("arxiv", "graph"), ("arxiv", "papers"), ("default", "graph")])
+def test_a_maps_labels_cover_no_other_circle(runs, browser, run, view):
+    """The arXiv sample's map had "multimodal large language models" drawn over the circle of
+    "foundation models", and "generative AI, GPT-4" over that of "natural language processing"."""
+    page, log = open_page(browser, runs[run][view])
+    for size in ((1200, 760), (1400, 900)):
+        dots, labels = _drawn(page, size)
+        circles = [d for d in dots if d["summary"]]
+        assert len(circles) >= 5 and {lb["id"] for lb in labels} == {c["id"] for c in circles}
+        assert _overlapping(labels) == []
+        assert _over_circles(labels, circles) == []
     assert log.errors == []
 
 

@@ -11,6 +11,7 @@ page is usable as soon as it is drawn.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -24,7 +25,7 @@ from pyvis.network import Network
 from kg.link.papers import UNLINKED_TYPES
 from kg.outputs import write_text
 from kg.viz.layout import grouped_layout, layout
-from kg.viz.overview import NONE, OVERVIEW_NODES, Overview, coarsen, map_of_view, overview, paper_groups
+from kg.viz.overview import MIN_SIZE, NONE, OVERVIEW_NODES, Overview, coarsen, map_of_view, overview, paper_groups
 
 if TYPE_CHECKING:
     from kg.build.texts import TextFile
@@ -45,6 +46,10 @@ OTHER = "#bbbbbb"
 #: Generic concepts ("computational cost"): shown faded and small, never labelled.
 FADED = "#e4e4e4"
 DEFAULT_MAX_NODES = 2000
+#: About the width in pixels of a character of a label (12 px system-ui), a little over most.
+LABEL_PX = 7.0
+#: Communities part a graph from about this modularity up (Newman: 0.3 and above is a clear structure).
+MODULAR = 0.3
 PANEL_PAPERS = 40
 #: Stated relation -> how the side panel words it from the head's side and from the tail's.
 STATED = {"USED_FOR": ("used for", "uses"), "PART_OF": ("part of", "has part"),
@@ -124,31 +129,47 @@ def write_html(
         mapped = len(set(coarse.values()) - {NONE}) > 1
         groups = coarse if mapped else groups
     present = sorted({g for g in groups.values() if g != NONE})
+    centre = H.graph.get("centre")
     summary: list[dict[str, Any]] = []
     links: list[dict[str, Any]] = []
     cards: dict[str, Any] = {}
+    regions = None
     if mapped:
         ov = whole_map.kept(groups) if whole_map else overview(H, groups)
-        pos, centres, radius = grouped_layout(H, groups, seed=seed, score=score)
-        summary, links, cards = _map(H, ov, names, centres, radius, score)
+        short = {k: _short(_community_name(k, names)) for k in ov.members}
+        room = {k: LABEL_PX * len(t) + 6 for k, t in short.items()}
+        pos, centres, radius = grouped_layout(H, groups, seed=seed, score=score, labels=room)
+        summary, links, cards = _map(H, ov, names, short, centres, radius, score)
     else:
-        pos = layout(H, seed=seed, score=score)
+        regions = _regions(H, groups) if centre is None else None
+        pos = layout(H, seed=seed, score=score, regions=regions)
     order = sorted(H.nodes, key=lambda n: (-score[n], str(n)))
-    centre = H.graph.get("centre")
     labelled = order
-    if "Paper" in kinds and len(kinds) > 1 and centre is None:
-        # papers and their concepts: the concepts are labelled first (what a community is about, in
-        # a few words), those that name a community before the others, in the order they name it,
-        # and metrics last ("accuracy", "F1" and then "transformer" had crowded out "convolutional
-        # neural networks", the first name of a community of the arXiv sample), then the papers'
-        # titles where room is left; a stable sort keeps each by score
+    if centre is None:
+        # the concepts are labelled first (what a community is about, in a few words), those that
+        # name a community before the others, in the order they name it, and metrics last
+        # ("accuracy", "F1" and then "transformer" had crowded out "convolutional neural networks",
+        # the first name of a community of the arXiv sample), then the papers' titles where room
+        # is left; a stable sort keeps each by score
         naming: dict[str, int] = {}
-        for name in names.values():
+        placed = set(regions.values()) if regions else set(names)
+        for k, name in names.items():
+            if k not in placed:  # a community drawn in no place of its own (grey, a small one) names none
+                continue
             for i, part in enumerate(name.split(", ")):
                 naming[part] = min(i, naming.get(part, i))
         labelled = sorted(order, key=lambda n: (H.nodes[n].get("kind") == "Paper",
                                                  naming.get(H.nodes[n].get("name"), len(naming)),
                                                  H.nodes[n].get("type") in UNLINKED_TYPES))  # fmt: skip
+    if regions:
+        # laid out by community: each community's first label before any other, so that each is
+        # named in its own place (a smaller one's was crowded out by a larger one's less important labels)
+        first: dict[int, Any] = {}
+        for n in labelled:
+            if not H.nodes[n].get("generic"):
+                first.setdefault(regions[n], n)
+        heads = {n for k, n in first.items() if k != NONE}
+        labelled = sorted(labelled, key=lambda n: n not in heads)
     rank = {n: i + len(summary) for i, n in enumerate(labelled)}
     if centre in rank:  # the ego view's centre is labelled first
         rank[centre] = -1
@@ -158,6 +179,11 @@ def write_html(
              for n in reversed(order)]  # fmt: skip
     net.nodes = drawn + summary  # the most important drawn last, on top
     net.edges = [_edge(u, v, d, G, text) for u, v, d in _edges(H)] + links
+    if regions:  # the lines between two communities faded: hundreds of them hid where each one lies
+        place = {str(n): k for n, k in regions.items()}
+        for e in net.edges:
+            if place[e["from"]] != place[e["to"]]:
+                e["color"] = {"color": "#c3c8cf", "opacity": 0.25}
     legend = _legend(drawn, summary, colour_by, names)
     years = sorted({n["year"] for n in drawn if isinstance(n["year"], int)})
     empty = None
@@ -184,6 +210,24 @@ def write_html(
     path = Path(path)
     write_text(path, html)
     return VizResult(path, H.number_of_nodes(), H.number_of_edges(), omitted, len(summary))
+
+
+def _regions(H: nx.Graph, groups: Mapping[Any, int]) -> dict[Any, int] | None:
+    """The communities a page is laid out by: those with a colour of their own and at least
+    :data:`~kg.viz.overview.MIN_SIZE` members (the others: :data:`NONE`). None where fewer than
+    two, or where they do not part the graph (modularity under :data:`MODULAR`: the papers
+    of a query around one concept, whose communities are spokes of one star)."""
+    size = Counter(groups.values())
+    own = {k for k in size if 0 <= k < len(COMMUNITY_COLOURS) and size[k] >= MIN_SIZE}
+    if len(own) < 2 or not H.number_of_edges():
+        return None
+    regions = {n: k if k in own else NONE for n, k in sorted(groups.items(), key=lambda nk: str(nk[0]))}
+    members: dict[int, list[Any]] = {}
+    for n, k in regions.items():
+        members.setdefault(k, []).append(n)
+    if nx.community.modularity(H, members.values()) < MODULAR:
+        return None
+    return regions
 
 
 def _map_note(kinds: set[Any]) -> str:
@@ -230,6 +274,7 @@ def _map(
     H: nx.Graph,
     ov: Overview,
     names: Mapping[int, str],
+    short: Mapping[int, str],
     centres: Mapping[int, tuple[float, float]],
     radius: Mapping[int, float],
     score: Mapping[Any, float],
@@ -243,7 +288,7 @@ def _map(
         members = ov.members[k]
         papers = ov.papers.get(k, 0)
         concepts = ov.sizes.get(k, len(members)) - papers
-        name = (names.get(k) or "unnamed") if k != NONE else "small communities, or none"
+        name = _community_name(k, names)
         nid = f"community:{k}"
         size = round(min(radius[k] * 0.8, 0.45 * big * math.sqrt(max(papers, 1) / most)), 1)
         colour = COMMUNITY_COLOURS[k] if 0 <= k < len(COMMUNITY_COLOURS) else OTHER
@@ -251,7 +296,7 @@ def _map(
             "id": nid, "name": name, "kind": "Community", "summary": True, "community": None if k == NONE else k,
             "year": None, "title": f"{name}\n{papers} papers, {concepts} concepts · double-click: open",
             "color": colour, "size": max(size, 12.0), "x": centres[k][0], "y": centres[k][1], "shape": "dot",
-            "rank": rank,
+            "rank": rank, "short": short[k],
         })  # fmt: skip
         best = sorted(members, key=lambda n: (-score[n], str(n)))
         cards[nid] = {
@@ -265,6 +310,29 @@ def _map(
               "width": round(1 + 7 * w / strongest, 2), "color": {"color": "#9aa3ad", "opacity": 0.6}}
              for a, b, w in ov.links]  # fmt: skip
     return nodes, edges, cards
+
+
+def _community_name(k: int, names: Mapping[int, str]) -> str:
+    return (names.get(k) or "unnamed") if k != NONE else "small communities, or none"
+
+
+def _short(name: str, most: int = 28) -> str:
+    """A community's label on a map: the first of the concepts its name lists that fit in ``most``
+    characters, whole ("machine translation", not "machine translation, neural…"), or its first
+    concept alone up to 40 ("multimodal large language models").
+
+    >>> _short("machine translation, neural machine translation, BLEU")
+    'machine translation'
+    >>> _short("multimodal large language models, foundation models")
+    'multimodal large language models'
+    """
+    if len(name) <= most:
+        return name
+    cut = name.rfind(", ", 0, most + 2)
+    if cut > 0:
+        return name[:cut]
+    first = name.split(", ")[0]
+    return first if most < len(first) <= 40 else name[: most - 1] + "…"
 
 
 def _canonical(H: nx.Graph) -> nx.Graph:

@@ -8,19 +8,34 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import networkx as nx
+
+from kg.viz.overview import NONE
 
 #: Leaves of one node beyond this many are laid out in a disc rather than a ring.
 RING = 60
 #: Nodes linked to no other are a disc of points about this far apart (a label's height and more).
 ALONE = 36.0
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
+#: The part of a page a map's drawing is made to fit (pixels): a 1,200 x 760 window less the bar and
+#: the panel; a larger one has more room for the labels. The page fits a drawing to FIT of it.
+WINDOW = (860.0, 680.0)
+FIT = 0.88
+#: A label's height in pixels, as the page draws it.
+LINE = 16.0
 
 
-def layout(H: nx.Graph, *, seed: int, score: Mapping[Any, float] | None = None) -> dict[Any, tuple[float, float]]:
+def layout(
+    H: nx.Graph,
+    *,
+    seed: int,
+    score: Mapping[Any, float] | None = None,
+    regions: Mapping[Any, int] | None = None,
+) -> dict[Any, tuple[float, float]]:
     """Positions: each connected part laid out on its own, the parts packed in rows, largest first.
 
     Inside a part, a spring layout of the core and leaves ringed round their one neighbour:
@@ -29,17 +44,37 @@ def layout(H: nx.Graph, *, seed: int, score: Mapping[Any, float] | None = None) 
     ring does not. One spring layout of the whole graph would push small parts to the edges
     and squeeze the main one. The nodes linked to none are one disc, the most important
     (``score``) in the middle: a grid of them in name order says nothing.
+
+    With ``regions`` (node -> community, :data:`NONE`: none), a part where two or more
+    communities meet is laid out by community (:func:`grouped_layout`): one spring layout of
+    a part of several communities mixes them into one hairball (the 743 concepts of 2,000
+    arXiv abstracts: 12 communities in one blob). A node of no community goes with the
+    community it is nearest to, so that it is drawn beside what it is linked to.
     """
     parts = sorted(nx.connected_components(H), key=lambda c: (-len(c), min(map(str, c))))
-    placed: dict[Any, tuple[float, float]] = {}
     if not parts:
-        return placed
+        return {}
     alone = [n for c in parts if len(c) == 1 for n in c]
-    layouts = [_part_layout(induced(H, c), seed=seed) for c in parts if len(c) > 1]
+    layouts = []
+    for c in parts:
+        if len(c) == 1:
+            continue
+        part = induced(H, c)
+        if regions is not None and len({regions[n] for n in c} - {NONE}) > 1:
+            # the discs are the drawing here (a map draws a circle in each): closer than on a map
+            layouts.append(grouped_layout(part, _nearest(part, regions), seed=seed, score=score, fill=2 / 3)[0])
+        else:
+            layouts.append(_part_layout(part, seed=seed))
     if alone:
         weight = score or {}
         ranked = sorted(alone, key=lambda n: (-weight.get(n, 0.0), str(n)))
         layouts.append({n: _sunflower(i, ALONE) for i, n in enumerate(ranked)})
+    return _pack(layouts)
+
+
+def _pack(layouts: list[dict[Any, tuple[float, float]]]) -> dict[Any, tuple[float, float]]:
+    """The layouts side by side in rows as wide as the first (at least 600), each below the last."""
+    placed: dict[Any, tuple[float, float]] = {}
     boxes = [_box(pos) for pos in layouts]
     row_width = max(boxes[0][2] - boxes[0][0], 600.0) * 1.2
     x = y = row_height = 0.0
@@ -53,6 +88,21 @@ def layout(H: nx.Graph, *, seed: int, score: Mapping[Any, float] | None = None) 
         x += w + gap
         row_height = max(row_height, h)
     return placed
+
+
+def _nearest(H: nx.Graph, regions: Mapping[Any, int]) -> dict[Any, int]:
+    """``regions`` with each node of none (:data:`NONE`) in the community nearest to it: the
+    commonest among its neighbours one step nearer (ties: the lower number). ``H`` is connected."""
+    assigned = {n: regions[n] for n in H if regions[n] != NONE}
+    frontier = set(assigned)
+    while len(assigned) < H.number_of_nodes():
+        step: dict[Any, int] = {}
+        for n in sorted({m for f in frontier for m in H[f] if m not in assigned}, key=str):
+            votes = Counter(assigned[m] for m in H[n] if m in frontier)
+            step[n] = min(votes, key=lambda k: (-votes[k], k))
+        assigned.update(step)
+        frontier = set(step)
+    return assigned
 
 
 def induced(H: nx.Graph, nodes: Iterable[Any]) -> nx.Graph:
@@ -95,6 +145,45 @@ def _part_layout(H: nx.Graph, *, seed: int) -> dict[Any, tuple[float, float]]:
     return pos
 
 
+def _make_room(centres: dict[int, list[float]], radius: Mapping[int, float], labels: Mapping[int, float]) -> None:
+    """Part the discs (``centres``, ``radius``) until none covers another's label, nor two labels
+    each other, once the drawing is fitted into a :data:`WINDOW`: each disc with its label under
+    it is a box, and two boxes that overlap are pushed apart the shorter way.
+
+    A label keeps its size in pixels however far the drawing is zoomed out, so its share of the
+    drawing is fixed by the window, not by the layout: parting the discs makes them smaller
+    beside their labels. Gives up after a few hundred rounds (a map of too many communities for
+    the window); the page then puts a label that finds no free place where it covers a circle.
+    """
+    ids = sorted(centres)
+    for _ in range(400):
+        x0 = min(centres[g][0] - radius[g] for g in ids)
+        x1 = max(centres[g][0] + radius[g] for g in ids)
+        y0 = min(centres[g][1] - radius[g] for g in ids)
+        y1 = max(centres[g][1] + radius[g] for g in ids)
+        px = FIT * min(WINDOW[0] / max(x1 - x0, 1.0), WINDOW[1] / max(y1 - y0, 1.0))  # pixels per unit
+        box = {}
+        for g in ids:
+            half = max(radius[g], (labels.get(g, 0.0) / 2 + 4) / px)
+            x, y = centres[g]
+            box[g] = (x - half, y - radius[g], x + half, y + radius[g] + (LINE + 4) / px)
+        moved = False
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                (al, at, ar, ab), (bl, bt, br, bb) = box[a], box[b]
+                across, down = min(ar, br) - max(al, bl), min(ab, bb) - max(at, bt)
+                if across <= 0 or down <= 0:
+                    continue
+                moved = True
+                axis = 0 if across < down else 1
+                sign = 1.0 if centres[b][axis] >= centres[a][axis] else -1.0
+                push = (min(across, down) + 1 / px) / 2
+                centres[a][axis] -= sign * push
+                centres[b][axis] += sign * push
+        if not moved:
+            return
+
+
 def _sunflower(i: int, step: float) -> tuple[float, float]:
     """The ``i``-th point of a disc filled evenly from its centre, about ``step`` apart."""
     radius, angle = step * math.sqrt(i), i * GOLDEN_ANGLE
@@ -129,13 +218,22 @@ def _spring(H: nx.Graph, *, seed: int, scale: float, weight: str | None = None) 
 
 
 def grouped_layout(
-    H: nx.Graph, groups: dict[Any, int], *, seed: int, score: Mapping[Any, float] | None = None
+    H: nx.Graph,
+    groups: Mapping[Any, int],
+    *,
+    seed: int,
+    score: Mapping[Any, float] | None = None,
+    labels: Mapping[int, float] | None = None,
+    fill: float = 1 / 3,
 ) -> tuple[dict[Any, tuple[float, float]], dict[int, tuple[float, float]], dict[int, float]]:
     """Positions with each group (community) laid out on its own, in a disc, the discs apart.
 
     The discs' centres come from a spring layout of the groups, each pair pulled together by
-    the edges between them, then pushed apart until no two discs overlap. Returns the node
-    positions, each group's centre and its disc's radius.
+    the edges between them, spread until the discs fill about ``fill`` of the drawing, then
+    pushed apart until no two discs overlap. With ``labels``
+    (group -> the width in pixels of the label a map draws under its circle), pushed apart
+    until, the drawing fitted into a :data:`WINDOW`, no label covers another disc or label.
+    Returns the node positions, each group's centre and its disc's radius.
     """
     members: dict[int, list[Any]] = {}
     for n in sorted(H, key=str):
@@ -157,9 +255,9 @@ def grouped_layout(
             S.add_edge(a, b, weight=w + 1)
     unit = _spring(S, seed=seed, scale=1.0, weight="weight")
     ids = sorted(unit)
-    # spread so that the discs would fill about a third of the drawing, then part the overlapping ones
+    # spread so that the discs would fill about ``fill`` of the drawing, then part the overlapping ones
     area = sum(math.pi * radius[g] ** 2 for g in ids)
-    scale = math.sqrt(3 * area / math.pi) if len(ids) > 1 else 0.0
+    scale = math.sqrt(area / fill / math.pi) if len(ids) > 1 else 0.0
     centres = {g: [unit[g][0] * scale, unit[g][1] * scale] for g in ids}
     for _ in range(200):
         moved = False
@@ -177,6 +275,8 @@ def grouped_layout(
                 centres[b] = [bx + ux * push, by + uy * push]
         if not moved:
             break
+    if labels:
+        _make_room(centres, radius, labels)
     at = {g: (round(x, 1), round(y, 1)) for g, (x, y) in centres.items()}
     placed = {
         n: (round(at[g][0] + x, 1), round(at[g][1] + y, 1)) for g, pos in local.items() for n, (x, y) in pos.items()

@@ -89,7 +89,8 @@ LABELS = """() => {
     const s = {below: [0, 1], above: [0, -1], right: [1, 0], left: [-1, 0]}[b.side];
     const d = kgNetwork.canvasToDOM({x: p.x + s[0] * n.size, y: p.y + s[1] * n.size});
     return {id: b.id, left: b.left, top: b.top, width: b.width, height: b.height, measured: m.measureText(b.text).width,
-            side: b.side, summary: Boolean(n.summary), x: d.x, y: d.y, hidden: Boolean(n.hidden)};
+            side: b.side, summary: Boolean(n.summary), head: Boolean(n.head), x: d.x, y: d.y,
+            hidden: Boolean(n.hidden)};
   });
 }"""
 
@@ -108,14 +109,14 @@ REDRAW = "new Promise(r => { kgNetwork.once('afterDrawing', () => r()); kgNetwor
 
 
 def _labels_do_not_overlap(page) -> int:
-    """Check the labels drawn now: each under its node (a community's circle: beside it), as wide as
-    its text, none over another."""
+    """Check the labels drawn now: each under its node (a community's circle, or the concept that names
+    a community where it lies: beside it), as wide as its text, none over another."""
     page.evaluate(REDRAW)
     boxes = page.evaluate(LABELS)
     for b in boxes:
         assert not b["hidden"]
         assert b["width"] >= b["measured"]
-        assert b["side"] == "below" or b["summary"], b
+        assert b["side"] == "below" or b["summary"] or b["head"], b
         x, y = b["left"] + b["width"] / 2, b["top"] + b["height"] / 2  # the box's centre, beside the anchor
         if b["side"] in ("below", "above"):  # a circle's label may slide along the window's edge
             centred = abs(x - b["x"]) < 1 or (b["summary"] and b["left"] <= b["x"] <= b["left"] + b["width"])

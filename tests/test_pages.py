@@ -13,6 +13,7 @@ import math
 import re
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
@@ -89,7 +90,8 @@ LABELS = """() => {
     const s = {below: [0, 1], above: [0, -1], right: [1, 0], left: [-1, 0]}[b.side];
     const d = kgNetwork.canvasToDOM({x: p.x + s[0] * n.size, y: p.y + s[1] * n.size});
     return {id: b.id, left: b.left, top: b.top, width: b.width, height: b.height, measured: m.measureText(b.text).width,
-            side: b.side, summary: Boolean(n.summary), x: d.x, y: d.y, hidden: Boolean(n.hidden)};
+            side: b.side, summary: Boolean(n.summary), head: Boolean(n.head), x: d.x, y: d.y,
+            hidden: Boolean(n.hidden)};
   });
 }"""
 
@@ -108,14 +110,14 @@ REDRAW = "new Promise(r => { kgNetwork.once('afterDrawing', () => r()); kgNetwor
 
 
 def _labels_do_not_overlap(page) -> int:
-    """Check the labels drawn now: each under its node (a community's circle: beside it), as wide as
-    its text, none over another."""
+    """Check the labels drawn now: each under its node (a community's circle, or the concept that names
+    a community where it lies: beside it), as wide as its text, none over another."""
     page.evaluate(REDRAW)
     boxes = page.evaluate(LABELS)
     for b in boxes:
         assert not b["hidden"]
         assert b["width"] >= b["measured"]
-        assert b["side"] == "below" or b["summary"], b
+        assert b["side"] == "below" or b["summary"] or b["head"], b
         x, y = b["left"] + b["width"] / 2, b["top"] + b["height"] / 2  # the box's centre, beside the anchor
         if b["side"] in ("below", "above"):  # a circle's label may slide along the window's edge
             centred = abs(x - b["x"]) < 1 or (b["summary"] and b["left"] <= b["x"] <= b["left"] + b["width"])
@@ -305,6 +307,48 @@ def test_a_page_of_several_communities_draws_each_in_a_place_of_its_own_and_name
         assert ratio < 0.4, ratio  # a community's concepts together: under 0.4 of the way to another's
         named = {d["community"] for d in dots if d["id"] in {lb["id"] for lb in labels}}
         assert set(big) <= named, sorted(set(big) - named)
+    assert log.errors == []
+
+
+TOPICS = ["speculative decoding", "knowledge distillation", "mixture of experts", "retrieval-augmented generation",
+          "low-rank adaptation", "vision-language models", "reinforcement learning from human feedback",
+          "diffusion models", "graph neural networks", "federated learning", "machine translation",
+          "3D Gaussian Splatting"]  # fmt: skip
+
+
+def _communities(members: int = 40) -> nx.Graph:
+    """A concepts view of 12 communities, each a concept with a long name (the community's first)
+    linked to the others of its community, which are linked in a chain, and to 3 other communities."""
+    H = nx.Graph()
+    size = len(TOPICS)
+    for c, topic in enumerate(TOPICS):
+        name = f"{topic} for large language models"
+        ids = [f"concept:{c}-{i}" for i in range(members)]
+        for i, n in enumerate(ids):
+            H.add_node(n, kind="Concept", type="Method", key=n, community=c, paper_count=3,
+                       name=name if i == 0 else f"{name} part {i}")  # fmt: skip
+        H.add_edges_from(((ids[0], n) for n in ids[1:]), rel="CO_OCCURS", weight=2)
+        H.add_edges_from(itertools.pairwise(ids[1:]), rel="CO_OCCURS", weight=1)
+        for d in (1, 2, 5):
+            H.add_edge(ids[(7 * c + d) % members], f"concept:{(c + d) % size}-{(5 * c + 3 * d) % members}",
+                       rel="CO_OCCURS", weight=1)  # fmt: skip
+    names = {c: f"{t} for large language models, {t} for large language models part 1" for c, t in enumerate(TOPICS)}
+    H.graph["communities"] = {"Concept": names}
+    return H
+
+
+def test_each_community_is_named_where_its_first_label_under_it_would_be_covered(tmp_path, browser):
+    """Twelve communities whose names are long, in a window of the README's width and smaller: under
+    its first concept, a community's name covers another's (3 of 12 had none at 1,000 x 620, drawn
+    under it only): it goes above, right or left of it, where it is whole in the window."""
+    H = _communities()
+    page, log = open_page(browser, write_html(H, tmp_path / "c.html", G=nx.DiGraph(H), colour_by="community").path)
+    for size in ((1000, 620), (1200, 760), (1400, 900)):
+        dots, labels = _drawn(page, size)
+        assert _overlapping(labels) == []
+        named = {d["community"] for d in dots if d["id"] in {lb["id"] for lb in labels}}
+        assert named == set(range(len(TOPICS))), (size, sorted(set(range(len(TOPICS))) - named))
+    assert _at_zooms(page)[0] >= len(TOPICS)  # and none over another, nor cut, closer in
     assert log.errors == []
 
 

@@ -134,6 +134,7 @@ def write_html(
     links: list[dict[str, Any]] = []
     cards: dict[str, Any] = {}
     regions = None
+    heads: set[Any] = set()
     if mapped:
         ov = whole_map.kept(groups) if whole_map else overview(H, groups)
         short = {k: _short(_community_name(k, names)) for k in ov.members}
@@ -163,7 +164,8 @@ def write_html(
                                                  H.nodes[n].get("type") in UNLINKED_TYPES))  # fmt: skip
     if regions:
         # laid out by community: each community's first label before any other, so that each is
-        # named in its own place (a smaller one's was crowded out by a larger one's less important labels)
+        # named in its own place (a smaller one's was crowded out by a larger one's less important labels);
+        # the page tries these labels around their node where the place under it is taken
         first: dict[int, Any] = {}
         for n in labelled:
             if not H.nodes[n].get("generic"):
@@ -175,7 +177,7 @@ def write_html(
         rank[centre] = -1
     net = Network(height="100%", width="100%", cdn_resources="in_line")
     net.toggle_physics(False)
-    drawn = [_node(n, H.nodes[n], pos[n], score[n] / top, rank[n], groups.get(n, NONE), colour_by, G)
+    drawn = [_node(n, H.nodes[n], pos[n], score[n] / top, rank[n], groups.get(n, NONE), colour_by, G, n in heads)
              for n in reversed(order)]  # fmt: skip
     net.nodes = drawn + summary  # the most important drawn last, on top
     net.edges = [_edge(u, v, d, G, text) for u, v, d in _edges(H)] + links
@@ -379,11 +381,13 @@ def _node(
     community: int,
     colour_by: str,
     G: nx.DiGraph,
+    head: bool = False,
 ) -> dict[str, Any]:
     """One node as the page holds it: ``kind`` (not vis-network's ``group``, whose palette would
     replace the node's colour when a filter updates it), ``rank`` (0: labelled first), ``name``
-    (the label, drawn by the page where it does not cover another) and ``community`` (the one
-    the page's filter and map put it in, None: none)."""
+    (the label, drawn by the page where it does not cover another), ``community`` (the one
+    the page's filter and map put it in, None: none) and ``head`` where its label names its
+    community in the community's place (the page tries it around the node, not only under it)."""
     kind = _group(d)
     if d.get("kind") == "Paper":
         name = d.get("title") or d.get("id", str(n))
@@ -411,6 +415,8 @@ def _node(
         "shape": "dot",
         "rank": rank,
     }
+    if head:
+        node["head"] = True
     if d.get("generic"):  # never labelled: it names no topic
         node.update(color=FADED, size=6.0, title=f"{tip} · generic", generic=True)
     return node

@@ -73,11 +73,11 @@ _VERBAL_ENDINGS = ("ing", "ly", "ed")
 _PHRASE_DFS = 200_000
 #: Words remembered at most (then forgotten all at once): a corpus's vocabulary grows without end.
 _LEXEMES = 200_000
-#: Endings of nominalisations, whose phrases name what is done: a Problem.
 #: A word of a name: two letters in a row, not Greek ("tuning"), or a letter, then a digit ("T5",
 #: "G2M"). A key without one is a formula or a size ("1-δ", "Eτ" of LaTeX's ``$1-\delta$`` and
 #: ``$\mathbb{E}\tau$``; "m x", "8K-128K"), not a name.
 _NAME_WORD = re.compile(r"[^\W\d_\u0370-\u03ff]{2}|\b[a-z]\w*\d")
+#: Endings of nominalisations, whose phrases name what is done: a Problem.
 _PROBLEM_ENDINGS = ("tion", "sion", "ment", "ysis")
 
 

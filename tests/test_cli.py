@@ -138,6 +138,24 @@ def test_build_stores_no_mention_a_stale_or_partial_mentions_file_gives_that_doe
     ]
 
 
+def test_build_extracts_afresh_a_paper_whose_line_holds_no_mention(tmp_path):
+    # a line with no mention fits any text: one of an older, empty text had hidden the new text's concepts
+    lines = (ROOT / "data" / "sample" / "acl-sample.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    two, mentions = tmp_path / "two.jsonl", tmp_path / "m.jsonl"
+    two.write_text("".join(lines[:2]), encoding="utf-8")
+    assert kg("extract", str(two), "-o", str(mentions), "--n-process", "1").returncode == 0
+    first, second = mentions.read_text(encoding="utf-8").splitlines()
+    emptied = json.loads(first) | {"mentions": [], "relations": []}
+    mentions.write_text(json.dumps(emptied) + "\n" + second + "\n", encoding="utf-8")
+    db = tmp_path / "kg.lbug"
+    built = kg("build", str(two), "--mentions", str(mentions), "--db", str(db), "--n-process", "1")
+    assert built.returncode == 0, built.stderr
+    rows = json.loads(kg("query", "MATCH (p:Paper)-[:MENTIONS]->(:Concept) RETURN DISTINCT p.id AS id", "--db",
+                         str(db), "-f", "json").stdout)  # fmt: skip
+    assert {r["id"] for r in rows} == {emptied["id"], json.loads(second)["id"]}
+    assert f"whose line does not fit their title and abstract (1, e.g. {emptied['id']})" in built.stderr
+
+
 @pytest.mark.parametrize(
     ("line", "reason"),
     [

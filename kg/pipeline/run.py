@@ -865,8 +865,9 @@ def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> lis
 
     A paper without a line in the file, or whose line does not fit its title and abstract as they
     are (:meth:`~kg.records.Extraction.fits`: the file is of an older text), is extracted afresh;
-    lines of ids not in ``papers``, or of an id read before, are not used. One warning counts each
-    with an example id.
+    so is one whose line holds no mention nor relation, as nothing in it says which text it is of
+    (it counts as not fitting where its text has mentions now). Lines of ids not in ``papers``, or
+    of an id read before, are not used. One warning counts each with an example id.
     """
     if not path.is_file():
         raise InputError(f"mentions file not found: {path}")
@@ -875,6 +876,7 @@ def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> lis
     seen: set[str] = set()
     stale: list[str] = []
     unused: list[str] = []
+    empty: list[str] = []  # lines with nothing to check against the text
     with path.open(encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -882,11 +884,16 @@ def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> lis
             x = Extraction.from_line(line, where=f"{path}, line {n}")
             if x.id not in of or x.id in seen:
                 unused.append(x.id)
+            elif not (x.mentions or x.relations):
+                empty.append(x.id)
             elif x.fits(of[x.id]):
                 found[x.id] = x
             else:
                 stale.append(x.id)
             seen.add(x.id)
+    todo = [p for p in papers if p.id not in found]
+    fresh = {x.id: x for x in extract(todo, n_process=n_process)} if todo else {}
+    stale += [i for i in empty if fresh[i].mentions or fresh[i].relations]
     missing = [p.id for p in papers if p.id not in seen]
     reasons = {"without a line there": missing, "whose line does not fit their title and abstract": stale}
     afresh = [f"the papers {what} ({len(ids)}, e.g. {ids[0]})" for what, ids in reasons.items() if ids]
@@ -895,6 +902,4 @@ def read_mentions(path: Path, papers: list[Paper], *, n_process: int = 1) -> lis
         said.append(f"not used its lines of ids not in the records or repeated ({len(unused)}, e.g. {unused[0]})")
     if said:
         log.warning("mentions file %s is not the extraction of these records: %s", path, "; ".join(said))
-    todo = [p for p in papers if p.id not in found]
-    fresh = {x.id: x for x in extract(todo, n_process=n_process)} if todo else {}
     return [found[p.id] if p.id in found else fresh[p.id] for p in papers]

@@ -24,7 +24,7 @@ from pyvis.network import Network
 
 from kg.link.papers import UNLINKED_TYPES
 from kg.outputs import write_text
-from kg.viz.layout import grouped_layout, layout
+from kg.viz.layout import LINE, grouped_layout, layout
 from kg.viz.overview import MIN_SIZE, NONE, OVERVIEW_NODES, Overview, coarsen, map_of_view, overview, paper_groups
 
 if TYPE_CHECKING:
@@ -193,6 +193,7 @@ def write_html(
         empty = str(H.graph.get("empty") or "This view has no nodes to draw.")
     html = _render(
         title=title,
+        line=round(LINE),  # a label's height: the map's layout makes room for it (kg.viz.layout)
         nodes=net.nodes,
         edges=net.edges,
         details={n["id"]: _details(n["id"], G, text) for n in drawn} | cards,

@@ -309,6 +309,11 @@ def test_a_lone_ing_word_taking_an_object_is_a_verb_not_a_concept(nlp):
     found, rules = _spans(nlp, text, [("Task", "highlighting"), ("Method", "Clustering"), ("Task", "parsing")])
     assert found == [("Clustering", "clustering"), ("parsing", "parsing")]
     assert rules == {"verb with its object": 1}
+    # ... and its complement: "calling for" (a Problem of 19 of 30,000 arXiv ML papers); "tool calling" is a concept
+    found, _ = _spans(nlp, "Our findings show drawbacks, calling for a nuanced understanding.", [("Task", "calling")])
+    assert found == []
+    found, _ = _spans(nlp, "Tool calling for agents.", [("Task", "Tool calling")])
+    assert found == [("Tool calling", "tool calling")]
 
 
 def test_a_span_running_on_through_to_into_an_argument_is_no_concept(nlp):
@@ -353,6 +358,29 @@ def test_a_mention_starts_where_its_hyphenated_word_starts(nlp):
     # a word the NER found on its own keeps it
     found, _ = _spans(nlp, "An encoder-decoder model.", [("Method", "encoder"), ("Method", "decoder model")])
     assert [t for t, _ in found] == ["encoder", "decoder model"]
+
+
+def test_a_mention_ends_where_its_hyphenated_word_ends(nlp):
+    # 30,000 arXiv ML papers: the NER stopped at the function word of "plug-and-[play]" 13 times,
+    # keyed "plug", and the rest of the word became "play nature", "play codes"
+    text = "The modular and plug-and-play nature of LoRA. We reach state-of-the-art results end-to-end."
+    found, rules = _spans(nlp, text, [("Method", "plug-and"), ("Method", "play nature"), ("Method", "LoRA"),
+                                      ("Method", "state-of"), ("Method", "end-to")])  # fmt: skip
+    assert [t for t, _ in found] == ["plug-and-play", "LoRA", "state-of-the-art", "end-to-end"]
+    assert rules["hyphenated word completed"] == 3
+    # a name the NER found whole keeps its end: "GPT-4-based" is no name
+    found, _ = _spans(nlp, "A GPT-4-based judge.", [("Method", "GPT-4")])
+    assert [t for t, _ in found] == ["GPT-4"]
+
+
+def test_a_letter_is_no_concept(nlp):
+    # 30,000 arXiv ML papers: "R" (14 papers: "R(eference)-Out-of-Model-Scope", "the prefix R"),
+    # "N", "Q", "H", "Δ" were concepts
+    found, rules = _spans(
+        nlp, "We use the prefix R and a recurrent decoder.", [("Method", "R"), ("Method", "recurrent decoder")]
+    )
+    assert [t for t, _ in found] == ["recurrent decoder"]
+    assert rules["one letter"] == 1
 
 
 def test_a_verb_that_frames_a_concept_leaves_its_mention(nlp):

@@ -185,6 +185,14 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("medical multimodal", ["medical multimodal"]),
         ("real world clinical", ["real-world clinical"]),
         ("visual autoregressive", ["visual autoregressive"]),
+        # praise and place, cut from what they qualified (arXiv ML: "groundbreaking approach",
+        # "useful tools", "exact methods", "local datasets"), and "on average"
+        ("groundbreaking", ["groundbreaking"]),
+        ("fast", ["Fast"]),
+        ("useful", ["useful"]),
+        ("exact", ["Exact"]),
+        ("local", ["local"]),
+        ("average", ["average"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):

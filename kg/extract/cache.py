@@ -69,8 +69,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: after it is defined by it, "RASD (Retrieval-Augmented Speculative Decoding)", "GFPO: Group Filtered ..."; 32:
 #: a defined name read whole that repeats its mention's words is left as written, "LR-Drop layer-wise regularizes"; 33:
 #: a formula is no phrase, "1-δ"; 34: words that write one concept two ways are spelled one way,
-#: "recommender systems" as "recommendation systems").
-CACHE_FORMAT = 34
+#: "recommender systems" as "recommendation systems"; 35: a mention ends where its hyphenated word
+#: ends, "plug-and-play", a letter is no concept, "R", and "calling for" is a verb).
+CACHE_FORMAT = 35
 
 
 def paper_text(paper: Paper) -> str:

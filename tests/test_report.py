@@ -146,6 +146,21 @@ def test_a_one_year_corpus_shows_no_trends(tmp_path):
     assert "| concept | papers |\n" in md and "| trend |" not in md and "## Fading" not in md
 
 
+def test_a_corpus_of_one_year_and_a_few_older_papers_shows_no_trends(tmp_path):
+    """The first 30,000 arXiv ML records: 29,970 of 2024, 30 of 2018-2023, too few to be years to
+    compare with. The report had shown an empty "Emerging concepts" table headed "2024–2024", and
+    "since" and "trend" columns of dashes."""
+    items = [_paper("old", 2019, MT)] + [_paper(f"p{i}", 2024, [*MT, UBIQUITOUS] if i % 2 else NER) for i in range(120)]
+    result = _write(_graph(items), tmp_path)
+    html, md = result.html.read_text(encoding="utf-8"), result.markdown.read_text(encoding="utf-8")
+    note = "120 of the 121 dated papers are from 2024, too few from the years before to compare with"
+    assert note in html and note in md
+    assert ">trend</th>" not in html and 'href="#fading"' not in html
+    assert "| trend |" not in md and "## Fading" not in md
+    # a community of one year's papers spans "2024", not "2024–2024 (2024)"
+    assert "2024–2024" not in md and "| 2024 |" in md.split("### Paper communities", 1)[1]
+
+
 def test_trend_windows_of_a_corpus_of_three_years_and_a_few_older_papers(tmp_path):
     # arXiv ML's shape: a paper of 2019 is no year of its own to compare with
     sizes = {2024: 30, 2025: 60, 2026: 40}

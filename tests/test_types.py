@@ -95,6 +95,9 @@ SENTENCES = [
     "We combine data parallelism and model parallelism with activation checkpointing and CPU offloading to "
     "train a 70B model.",
     "We address data parallelism, pipeline parallelism and KV caching in LLM serving systems.",
+    # Papers with Code files both as tasks: what is done with a model, a representation of knowledge
+    "Prompt engineering is critical for the development of LLM-based applications.",
+    "A proposed solution is the integration of external knowledge bases, such as knowledge graphs, with LLMs.",
 ]
 
 
@@ -163,6 +166,8 @@ def _types(extractions):
         ("mathvista", "Dataset"),
         ("videomme", "Dataset"),  # (the gazetteer's "Video-MME", closed up)
         ("gflop", "Metric"),
+        ("prompt engineering", "Technique"),
+        ("knowledge graph", "Technique"),
     ],
 )
 def test_concept_types(typed, key, kind):

@@ -105,7 +105,9 @@ PCIe""".replace("\n", " ")
 #: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
 #: Model" is a PwC task), or whose acronym, written as a name, would make them a Method ("RAG", "MoE");
 #: and techniques named by general academic words only, which would be generic otherwise (in 29,
-#: 31 and 78 arXiv ML papers: "factor analysis", "next-scale prediction", "deep research").
+#: 31 and 78 arXiv ML papers: "factor analysis", "next-scale prediction", "deep research"). PwC
+#: files "Prompt Engineering" and "Knowledge Graphs" as tasks: what is done with a model and a
+#: representation of knowledge (267 and 287 of 30,000 arXiv ML papers had listed them as problems).
 CURATED_TECHNIQUES = """large language model, language model, pretrained language model, neural network,
 deep neural network, convolutional neural network, recurrent neural network, graph neural network,
 adversarial training, meta-learning, contrastive learning, self-supervised learning, deep learning,
@@ -114,7 +116,7 @@ in-context learning, prompt tuning, instruction tuning, chain-of-thought prompti
 artificial intelligence, generative artificial intelligence, retrieval-augmented generation,
 foundation model, diffusion model, vision-language model, large vision-language model,
 multimodal large language model, large reasoning model, mixture of experts,
-factor analysis, next-scale prediction, deep research""".replace("\n", " ")
+factor analysis, next-scale prediction, deep research, prompt engineering, knowledge graph""".replace("\n", " ")
 
 #: Named model families (LLMs, vision and speech models): each is a ``Method``, and so is any key
 #: of a family name followed by version words ("GPT-4o-mini", "Qwen2.5-7B-Instruct", "Claude 3.5

@@ -238,6 +238,9 @@ class GenericTerms:
     reuse_min: float = math.inf
     #: ... and this share of them, is a name each gives its own thing (:meth:`reused_name`).
     reuse_share: float = 1.0
+    #: The names of the whole field alone (``fields`` of the config): followed by general words only,
+    #: a key names nothing more ("machine learning models", "AI solutions").
+    field_names: frozenset[str] = frozenset()
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -292,10 +295,17 @@ class GenericTerms:
         if any(is_acronym(f) and f.lower() not in general and f[:-1].lower() not in general
                and f.lower() not in shouted for f in forms):  # fmt: skip
             return False
+        if len(words) > 2 and any(key.startswith(f"{f} ") and self._general(key[len(f) + 1 :].split())
+                                  for f in self.field_names):  # fmt: skip
+            return True  # "machine learning models", "artificial intelligence solutions", "AI development"
         if len(words) > 2 and words[-1] in self.kind_heads and words[-2] in self.property_words:
             return True  # "training-free framework", "LLM-based framework", "data-driven approaches"
         if len(words) == 1 and any(noun in self.words for noun in _nouns_of_action(key)):
             return True  # "detecting" (of "detecting and mitigating hallucinations"), as "detection" is
+        return self._general(words)
+
+    def _general(self, words: list[str]) -> bool:
+        """Whether ``words`` are general words (or stop words), one of them at least a general word."""
         return all(w in self.words or w in STOP_WORDS for w in words) and any(w in self.words for w in words)
 
     def rarely_a_term(self, key: str, forms: Iterable[str], *, run_df: int, run_docs: int,
@@ -448,7 +458,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in compound_ends),
                         frozenset(norm.surface(w) for w in adverbial),
                         frozenset(norm.surface(w) for w in vague), suffixes, min_termhood, support,
-                        reuse_min, reuse_share)  # fmt: skip
+                        reuse_min, reuse_share,
+                        field_names=frozenset(norm.surface(str(w)) for w in conf.get("fields", [])))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -180,6 +180,15 @@ def test_a_language_is_not_a_dataset(typed):
     assert "english" not in _types(extractions)
 
 
+def test_a_language_is_no_concept_whatever_the_ner_reads_it_as(nlp):
+    # ACL: "Bulgarian" a Technique of 51 papers, "Japanese" of 58; arXiv ML: "English language" a Dataset of 27
+    texts = ["Hate Speech Classification in Bulgarian", "Sentiment analysis of tweets in the English language."]
+    papers = [Paper(f"p{i}", "", t) for i, t in enumerate(texts)]
+    keys = {m.concept for x in extract(papers, nlp=nlp) for m in x.mentions}
+    assert "bulgarian" not in keys and "english language" not in keys
+    assert "sentiment analysis" in keys
+
+
 def test_one_type_per_concept_in_mentions_and_graph(typed):
     papers, extractions = typed
     types = _types(extractions)

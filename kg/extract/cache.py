@@ -70,7 +70,8 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: a defined name read whole that repeats its mention's words is left as written, "LR-Drop layer-wise regularizes"; 33:
 #: a formula is no phrase, "1-δ"; 34: words that write one concept two ways are spelled one way,
 #: "recommender systems" as "recommendation systems"; 35: a mention ends where its hyphenated word
-#: ends, "plug-and-play", a letter is no concept, "R", and "calling for" is a verb).
+#: ends, "plug-and-play", a letter is no concept, "R", "calling for" is a verb, and a language is no
+#: concept, "Bulgarian").
 CACHE_FORMAT = 35
 
 

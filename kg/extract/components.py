@@ -99,7 +99,6 @@ class ConceptSpans:
         self.coordination_blockers = frozenset(conf.get("coordination_blockers", []))
         self.technique_heads = frozenset(conf.get("technique_heads", []))
         self.method_heads = frozenset(conf.get("method_heads", []))
-        self.languages = frozenset(conf.get("languages", []))
         families = {a.lower() for a in conf.get("family_acronyms", [])}
         self.family_acronyms = frozenset(families | {f"{a}s" for a in families})
 
@@ -171,8 +170,6 @@ class ConceptSpans:
         if kind == "Method" and not _is_named(bare, self.family_acronyms):
             kind = "Technique"
         if kind == "Dataset":
-            if key in self.languages:
-                return None
             cue = bool(self.dataset_words & {t.lower_ for t in tokens})
             if not (cue or _is_named(tokens)):
                 return None

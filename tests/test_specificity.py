@@ -193,6 +193,8 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("exact", ["Exact"]),
         ("local", ["local"]),
         ("average", ["average"]),
+        ("scalability", ["scalability"]),
+        ("efficacy", ["efficacy"]),
         # the name of the whole field and general words: nothing more (30,000 arXiv ML papers: 55, 37
         # and 24 had these concepts)
         ("artificial intelligence research", ["artificial intelligence research", "AI research"]),

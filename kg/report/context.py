@@ -148,8 +148,8 @@ def build_context(
     if one_year:
         trend_note = f"Every dated paper is from {years.start}" if per_year else "No paper has a year"
     elif trendless:
-        counted = sum(n for y, n in per_year.items() if y in shown)
-        trend_note = (f"{counted:,} of the {sum(per_year.values()):,} dated papers are from {_span(shown)}, "
+        counted, when = sum(n for y, n in per_year.items() if y in shown), years_text((shown.start, shown.stop - 1))
+        trend_note = (f"{counted:,} of the {sum(per_year.values()):,} dated papers are from {when}, "
                       "too few from the years before to compare with")  # fmt: skip
     else:
         trend_note = ""
@@ -162,7 +162,6 @@ def build_context(
         "recent": tr.recent_window,
         "baseline": tr.baseline_window,
         "shown_years": (shown.start, shown.stop - 1) if len(shown) else None,
-        "one_year": one_year,
         "trendless": trendless,
         "trend_note": trend_note,
         "emerging": [trend_row(t) for t in tr.emerging],
@@ -361,6 +360,6 @@ def _quality(report: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _span(years: range) -> str:
-    """ "2024", or "2024–2026"."""
-    return str(years.start) if len(years) == 1 else f"{years.start}–{years.stop - 1}"
+def years_text(span: tuple[int, int]) -> str:
+    """ "2024–2025", or "2026" for one year (the report's ``years`` filter)."""
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}–{span[1]}"

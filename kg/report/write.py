@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from kg.analyse import Analytics
 from kg.outputs import write_text
-from kg.report.context import ReportFacts, build_context, report_facts
+from kg.report.context import ReportFacts, build_context, report_facts, years_text
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
 
@@ -96,7 +96,7 @@ def render_report(
 
 
 def _filters(env: Environment) -> Environment:
-    env.filters.update(n=_number, pct=lambda x: f"{x:.0%}", factor=_factor, arrow=_arrow, years=_years)
+    env.filters.update(n=_number, pct=lambda x: f"{x:.0%}", factor=_factor, arrow=_arrow, years=years_text)
     return env
 
 
@@ -140,11 +140,6 @@ def _factor(x: float) -> str:
     growing = x >= 1
     x = x if growing else 1 / x
     return ("×" if growing else "÷") + (f"{x:.0f}" if x >= 10 else f"{x:.1f}")
-
-
-def _years(span: tuple[int, int]) -> str:
-    """ "2024–2025", or "2026" for one year."""
-    return str(span[0]) if span[0] == span[1] else f"{span[0]}–{span[1]}"
 
 
 def _arrow(growth: float) -> str:

@@ -195,6 +195,7 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("average", ["average"]),
         ("scalability", ["scalability"]),
         ("decoder only", ["decoder-only"]),
+        ("neural model", ["neural models"]),
         ("efficacy", ["efficacy"]),
         # the name of the whole field and general words: nothing more (30,000 arXiv ML papers: 55, 37
         # and 24 had these concepts)

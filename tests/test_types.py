@@ -101,6 +101,8 @@ SENTENCES = [
     # EEG read as a Method (52 of 30,000 arXiv ML papers): a signal a study records, its data
     "This paper aims to provide a comprehensive analysis of the current state of the use of EEG for monitoring "
     "physiological fatigue.",
+    # social media read as a Technique (599 ACL papers): where a study collects its texts
+    "The spread of hate speech on social media has become a serious problem for online communities.",
 ]
 
 
@@ -172,6 +174,7 @@ def _types(extractions):
         ("prompt engineering", "Technique"),
         ("knowledge graph", "Technique"),
         ("eeg", "Dataset"),
+        ("social media", "Dataset"),
     ],
 )
 def test_concept_types(typed, key, kind):

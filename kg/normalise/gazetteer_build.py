@@ -96,10 +96,11 @@ Dice coefficient, Dice score, bits per character, bits per byte""".replace("\n",
 
 #: Signals and images a study records, the data it learns from (typed Dataset, as "EEG signals"
 #: and "EEG data" are): a named method they are not, though their acronyms read as names ("EEG",
-#: "fMRI" had been Methods of 52 and 23 of 30,000 arXiv ML papers).
+#: "fMRI" had been Methods of 52 and 23 of 30,000 arXiv ML papers); and social media, where a study
+#: collects its texts, as "Twitter" and "Reddit" are (a Technique of 599 ACL papers).
 CURATED_MODALITIES = """EEG, electroencephalography, electroencephalogram, ECG, electrocardiography,
 electrocardiogram, EMG, electromyography, fMRI, functional magnetic resonance imaging, MRI, magnetic
-resonance imaging""".replace("\n", " ")
+resonance imaging, social media""".replace("\n", " ")
 
 #: Processors and accelerators that papers train and serve on (typed Hardware; a key ending in
 #: "gpu", "tpu"... is Hardware too: ``hardware_heads`` in config/normalise.toml).

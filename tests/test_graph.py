@@ -23,6 +23,18 @@ def _graph(spec: dict[str, list[str]]) -> nx.DiGraph:
     return build_graph(papers, extractions)
 
 
+def test_categories_that_are_no_text_neither_stop_the_build_nor_become_text():
+    # The readers reject such records; a Paper made in Python reaches build_graph as it is
+    odd = {"categories": [None, "cs.CL"], "primary_category": 3}
+    papers = [
+        Paper("a", "t", "abstract " * 5, 2020, extra={"categories": 5}),
+        Paper("b", "t", "abstract " * 5, 2020, extra=odd),
+    ]
+    G = build_graph(papers, [Extraction("a", [_m("BERT", "bert")]), Extraction("b", [_m("BERT", "bert")])])
+    assert (G.nodes["paper:a"]["categories"], G.nodes["paper:a"]["primary_category"]) == ([], None)
+    assert (G.nodes["paper:b"]["categories"], G.nodes["paper:b"]["primary_category"]) == (["cs.CL"], "cs.CL")
+
+
 def test_the_graph_keeps_no_extraction_handed_to_it():
     # A run hands its extractions over (kg.pipeline.run.build_stage): each paper's mentions must be
     # freed once its edges are in, or a corpus holds them all beside the graph (62k ACL: 290 MB)

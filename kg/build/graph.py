@@ -80,13 +80,22 @@ def paper_categories(extra: dict[str, Any]) -> dict[str, Any]:
     {'categories': ['cs.LG', 'stat.ML'], 'primary_category': 'stat.ML'}
     >>> paper_categories({})
     {'categories': [], 'primary_category': None}
+
+    Only text counts: the readers reject a record whose categories are anything else, and a
+    ``Paper`` made in Python with such ``extra`` keeps its other fields (``5`` had stopped the
+    build with a ``TypeError``, ``[None]`` had been the category "None").
+
+    >>> paper_categories({"categories": 5}), paper_categories({"categories": [None, "cs.CL"], "primary_category": 7})
+    ({'categories': [], 'primary_category': None}, {'categories': ['cs.CL'], 'primary_category': 'cs.CL'})
     """
     found = extra.get("categories") or []
     if isinstance(found, str):
         found = found.split()
-    categories = list(dict.fromkeys(str(c).strip() for c in found if str(c).strip()))
+    elif not isinstance(found, (list, tuple)):
+        found = []
+    categories = list(dict.fromkeys(c.strip() for c in found if isinstance(c, str) and c.strip()))
     primary = extra.get("primary_category")
-    primary = str(primary).strip() if primary and str(primary).strip() else None
+    primary = primary.strip() if isinstance(primary, str) and primary.strip() else None
     return {"categories": categories, "primary_category": primary or (categories[0] if categories else None)}
 
 

@@ -193,10 +193,9 @@ class ConceptSpans:
         for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
             key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
             key = key or self._key(tokens, defined, rules)
-            if len(key) < 2:  # "R", "N", "Δ": a variable or a letter of a formula, no concept
-                rules["one letter"] += 1
-                continue
             if self.normaliser.is_generic(key):
+                if len(key) < 2:  # "R", "N", "Δ": counted, as they had been concepts of dozens of papers
+                    rules["one letter"] += 1
                 continue
             typed = self._type(label, tokens, key)
             if typed is None:

@@ -483,9 +483,8 @@ class Phrases:
             glued = candidates.words[i][1:2] == ("-",)  # "in-context learning" opens with "in"
             if (
                 key in seen
-                or len(key) < 2  # "B = f(A)", "(b)": a variable or an item letter
                 or not _NAME_WORD.search(key)
-                or self.normaliser.is_generic(key)
+                or self.normaliser.is_generic(key)  # (and a letter: "B = f(A)", "(b)")
                 or (words[0] in function and not glued)
                 or words[-1] in function
             ):

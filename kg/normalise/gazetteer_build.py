@@ -94,11 +94,11 @@ Distance, learned perceptual image patch similarity, root mean square error, roo
 under the curve, area under the ROC curve, normalized discounted cumulative gain, expected calibration error,
 Dice coefficient, Dice score, bits per character, bits per byte""".replace("\n", " ")
 
-#: Signals and images a study records, the data it learns from (typed Dataset, as "EEG signals"
+#: Where a study's data comes from, signals and images it records (typed Dataset, as "EEG signals"
 #: and "EEG data" are): a named method they are not, though their acronyms read as names ("EEG",
 #: "fMRI" had been Methods of 52 and 23 of 30,000 arXiv ML papers); and social media, where a study
 #: collects its texts, as "Twitter" and "Reddit" are (a Technique of 599 ACL papers).
-CURATED_MODALITIES = """EEG, electroencephalography, electroencephalogram, ECG, electrocardiography,
+CURATED_DATA_SOURCES = """EEG, electroencephalography, electroencephalogram, ECG, electrocardiography,
 electrocardiogram, EMG, electromyography, fMRI, functional magnetic resonance imaging, MRI, magnetic
 resonance imaging, social media""".replace("\n", " ")
 
@@ -266,7 +266,7 @@ def build(gazetteer_dir: Path, arxiv: Path, acl: Path) -> list[tuple[str, str, s
     methods = [json.loads(ln) for ln in (gazetteer_dir / "pwc-methods.jsonl").read_text(encoding="utf-8").splitlines()]
     tasks = [json.loads(ln) for ln in (gazetteer_dir / "pwc-tasks.jsonl").read_text(encoding="utf-8").splitlines()]
     rows = [(t.strip(), "Dataset", "curated") for t in CURATED_DATASETS.split(",")]
-    rows += [(t.strip(), "Dataset", "curated") for t in CURATED_MODALITIES.split(",")]
+    rows += [(t.strip(), "Dataset", "curated") for t in CURATED_DATA_SOURCES.split(",")]
     rows += [(t.strip(), "Metric", "curated") for t in CURATED_METRICS.split(",")]
     rows += [(t.strip(), "Technique", "curated") for t in CURATED_TECHNIQUES.split(",")]
     rows += [(t.strip(), "Hardware", "curated") for t in CURATED_HARDWARE.split(",")]

@@ -228,7 +228,8 @@ class Normaliser:
         return self.aliases.force.get(long_key, long_key)
 
     def is_generic(self, key: str) -> bool:
-        """True for keys that are not concepts: empty, stop-listed, only stop and function words ("and",
+        """True for keys that are not concepts: empty, a letter ("R", "Δ": a variable, the letter of an
+        item or a formula), stop-listed, only stop and function words ("and",
         "into"), a framing word alone ("enhancing", "leveraging"), a natural language, the material of a
         study ("Bulgarian" had been a Technique of 51 ACL papers, "English language" a Dataset of 27
         arXiv ML papers), a size ("7b", "8x7b": the default
@@ -241,10 +242,13 @@ class Normaliser:
         (True, True, False)
         >>> n.is_generic("bulgarian"), n.is_generic("english language"), n.is_generic("bulgarian hate speech")
         (True, True, False)
+        >>> n.is_generic("r"), n.is_generic("t5")
+        (True, False)
         """
         words = key.split()
         return (
             not words
+            or len(key) < 2
             or key in self.stop
             or key in self.framing
             or key in self.languages

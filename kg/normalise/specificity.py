@@ -426,6 +426,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         modifiers = [str(w) for w in conf.get("modifiers", [])]
         prefixes = [str(w) for w in conf.get("prefix_words", [])]
         whole = ("fields", "places", "practices", "organisations", "genres", "idioms", "adjectives_alone")
+        field_names = [str(w) for w in conf.get("fields", [])]
         fields = [str(w) for name in whole for w in conf.get(name, [])]
         alone = [str(w) for w in conf.get("adjectives_alone", [])]
         compound_ends = [str(w) for w in conf.get("compound_ends", [])]
@@ -459,7 +460,7 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         frozenset(norm.surface(w) for w in adverbial),
                         frozenset(norm.surface(w) for w in vague), suffixes, min_termhood, support,
                         reuse_min, reuse_share,
-                        field_names=frozenset(norm.surface(str(w)) for w in conf.get("fields", [])))  # fmt: skip
+                        field_names=frozenset(norm.surface(w) for w in field_names))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -39,6 +39,13 @@ from kg.normalise.gazetteer import load_gazetteer
         ("Mixture-of-Experts", "Technique"),
         ("artificial intelligence", "Technique"),
         ("Transformer", "Method"),
+        # known by a row that names its acronym: Papers with Code's "Optical Character Recognition (OCR)"
+        ("optical character recognition", "Problem"),
+        ("Frechet Inception Distance", "Metric"),
+        ("Fréchet Inception Distance", "Metric"),
+        ("LiDAR", "Dataset"),
+        ("computed tomography", "Dataset"),
+        ("SRF", None),  # of "SRF (test)": no acronym in the brackets
     ],
 )
 def test_types_of_known_concepts(text, kind):

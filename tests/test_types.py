@@ -103,6 +103,16 @@ SENTENCES = [
     "physiological fatigue.",
     # social media read as a Technique (599 ACL papers): where a study collects its texts
     "The spread of hate speech on social media has become a serious problem for online communities.",
+    # arXiv ML of 2025-2026 (records 120,001-130,000): "Fréchet Inception Distance" keyed apart from
+    # the gazetteer's "Frechet Inception Distance", a Method of 21 papers; Papers with Code's
+    # "Optical Character Recognition (OCR)" known only with its acronym, a Method of 22; LiDAR, a
+    # sensor whose point clouds are a study's data, a Method of 25
+    "For evaluation, we employ QualiCLIP for perceptual realism, and Fréchet Inception Distance (FID) for "
+    "assessing both expression quality and realism.",
+    "Optical Character Recognition (OCR) of eighteenth-century printed texts remains challenging due to degraded "
+    "print quality, archaic glyphs, and non-standardized orthography.",
+    "LiDAR sensors are a key modality for 3D perception, yet they are typically designed independently of "
+    "downstream tasks such as point cloud registration.",
 ]
 
 
@@ -175,6 +185,9 @@ def _types(extractions):
         ("knowledge graph", "Technique"),
         ("eeg", "Dataset"),
         ("social media", "Dataset"),
+        ("frechet inception distance", "Metric"),
+        ("optical character recognition", "Problem"),
+        ("lidar", "Dataset"),
     ],
 )
 def test_concept_types(typed, key, kind):

@@ -31,7 +31,7 @@ from kg.errors import ConfigError
 from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles, doc_text, verb_with_object
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
-from kg.normalise.keys import keeps_plural, written_as_name
+from kg.normalise.keys import keeps_plural, unaccented, written_as_name
 from kg.normalise.specificity import generic_terms, reference_df
 
 if not Span.has_extension("source"):
@@ -422,7 +422,7 @@ class Phrases:
             ws = [w for w in words if w != "-"]
             if ws and not keeps_plural(ws):
                 ws[-1] = self._singular(ws[-1])
-            df = seen[words] = self.reference.get(" ".join(ws), 0) if ws else 0
+            df = seen[words] = self.reference.get(unaccented(" ".join(ws)), 0) if ws else 0
         return df
 
     def _specificity(self, df: int) -> float:
@@ -436,7 +436,7 @@ class Phrases:
         return single
 
     def _reference_word(self, word: str) -> tuple[float, float]:
-        df = self.reference.get(self._singular(word), 0)
+        df = self.reference.get(unaccented(self._singular(word)), 0)
         stats = self._word_stats[word] = (self._specificity(df), math.log1p(df))
         return stats
 

@@ -54,6 +54,11 @@ VERSION_WORD = re.compile(
 )
 
 
+#: A row that names its acronym after its long form: "Optical Character Recognition (OCR)" (Papers
+#: with Code's name of the task) is known by its long form too, which abstracts write alone.
+_NAMED_BY_ACRONYM = re.compile(r"(.+?)\s*\(([A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")
+
+
 @dataclass(frozen=True, slots=True)
 class Gazetteer:
     """Concept key -> kg type of known concepts.
@@ -146,6 +151,7 @@ def _load(path: str) -> Gazetteer:
     norm = Normaliser()
     types: dict[str, str] = {}
     families: set[str] = set()
+    long_forms: dict[str, str] = {}
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     for lineno, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#") or line.startswith("term\t"):
@@ -158,4 +164,9 @@ def _load(path: str) -> Gazetteer:
             types.setdefault(key, parts[1])
             if parts[2] == FAMILY:
                 families.add(key)
+        if named := _NAMED_BY_ACRONYM.fullmatch(parts[0]):
+            long_forms.setdefault(norm.key(named[1]), parts[1])
+    for key, kind in long_forms.items():
+        if key and not norm.is_generic(key):
+            types.setdefault(key, kind)  # (a row of its own wins)
     return Gazetteer(types, frozenset(families))

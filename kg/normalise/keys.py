@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 import unicodedata
@@ -161,7 +162,7 @@ class Normaliser:
 
     def _surface(self, text: str) -> str:
         # (a typographic apostrophe is the apostrophe: "Alzheimer’s disease" had been "alzheimer s disease")
-        text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+        text = unaccented(unicodedata.normalize("NFKC", text).replace("\u2019", "'"))
         if "\\" in text:
             text = _LATEX_FORMAT.sub("", text).replace("{", "").replace("}", "")
         caps = {m.lower() for m in (*_CAPS_S.findall(text), *_NAME_S.findall(text))}
@@ -301,6 +302,24 @@ class Normaliser:
         if word.endswith(("ss", "us", "is")):
             return word
         return word[:-1]
+
+
+def unaccented(text: str) -> str:
+    """``text`` with its Latin letters unaccented, as authors write a name either way ("Fréchet" and
+    "Frechet", "Rényi" and "Renyi"); letters of other scripts keep their marks (a kana's voicing
+    mark makes another word).
+
+    >>> unaccented("Fréchet, naïve, Erdős, Łukasiewicz, ガウス")
+    'Frechet, naive, Erdos, Łukasiewicz, ガウス'
+    """
+    return text if text.isascii() else "".join(map(_unaccented_letter, text))
+
+
+@functools.cache
+def _unaccented_letter(char: str) -> str:
+    parts = unicodedata.normalize("NFD", char)
+    base, marks = parts[0], parts[1:]
+    return base if marks and base.isascii() and all(unicodedata.combining(m) for m in marks) else char
 
 
 def keeps_final_s(text: str) -> bool:

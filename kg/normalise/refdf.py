@@ -33,7 +33,7 @@ from pathlib import Path
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from kg.normalise.keys import Normaliser
+from kg.normalise.keys import Normaliser, unaccented
 
 #: Most words a term has.
 MAX_WORDS = 4
@@ -66,7 +66,7 @@ def doc_terms(text: str, folder: _Folder | None = None) -> set[str]:
     ['computational cost', 'knowledge distillation', 'lower computational', 'lower computational cost']
     """
     folder = folder or _default_folder()
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unaccented(unicodedata.normalize("NFKC", text)).lower()  # as keys are ("Fréchet" is "Frechet")
     text = text.replace("pre-train", "pretrain").replace("pre train", "pretrain")
     terms: set[str] = set()
     for clause in _CLAUSE.split(_DASHES.sub(" ", text)):

@@ -113,6 +113,13 @@ SENTENCES = [
     "print quality, archaic glyphs, and non-standardized orthography.",
     "LiDAR sensors are a key modality for 3D perception, yet they are typically designed independently of "
     "downstream tasks such as point cloud registration.",
+    # ... a way of prompting and a kind of network, read as named Methods from their capitals and
+    # acronyms (62 and 36 papers), and "without retraining", read as a task (58 papers)
+    "We compare this adaptive strategy against a standard Chain-of-Thought (CoT) baseline and a static "
+    "retrieval approach on the GSM8K and MATH-500 benchmarks.",
+    "Kolmogorov-Arnold Networks (KANs) have recently emerged as a compelling alternative to multilayer "
+    "perceptrons, offering enhanced interpretability via functional decomposition.",
+    "Post-training quantization (PTQ) is widely used to compress large language models without retraining.",
 ]
 
 
@@ -188,6 +195,9 @@ def _types(extractions):
         ("frechet inception distance", "Metric"),
         ("optical character recognition", "Problem"),
         ("lidar", "Dataset"),
+        ("chain of thought", "Technique"),
+        ("multilayer perceptron", "Technique"),
+        ("retraining", "Technique"),
     ],
 )
 def test_concept_types(typed, key, kind):

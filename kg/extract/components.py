@@ -674,6 +674,13 @@ def doc_text(doc: Doc) -> str:
     return text
 
 
+def known_text(doc: Doc, text: str) -> Doc:
+    """``doc``, made from ``text``, with :func:`doc_text` known without joining its tokens again
+    (spaCy's tokenizer keeps every character: ``doc.text == text``)."""
+    doc.user_data[_TEXT] = text
+    return doc
+
+
 def lower_forms(doc: Doc) -> list[str]:
     """The lower-case form of each token of ``doc``, read once (``token.lower_`` makes a Token).
 

@@ -24,7 +24,7 @@ import kg.extract.phrases  # importing registers kg_phrases
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
-from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text  # importing registers the kg_* factories
+from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text, known_text  # registers kg_*
 from kg.records import Extraction, Mention, Paper, Relation, TextField, pack, unpack
 
 #: What joins a paper's title to its abstract in the text the model reads.
@@ -139,9 +139,9 @@ def paper_doc(nlp: Language, title: str, abstract: str) -> Doc:
     ('Sparse Experts', 'We', True)
     """
     if not title.strip():
-        return nlp.make_doc(abstract)
+        return known_text(nlp.make_doc(abstract), abstract)
     text = sentence_case(title) + TITLE_SEPARATOR + abstract
-    doc = nlp.make_doc(text)
+    doc = known_text(nlp.make_doc(text), text)
     doc._.title = title
     body = doc.char_span(len(title) + len(TITLE_SEPARATOR), len(text), alignment_mode="contract")
     if body is not None and len(body):

@@ -122,6 +122,9 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         # a compound adjective alone, named so by its papers: it qualifies a concept, names none
         # ("end-to-end" in 75 ACL papers, "rule-based" 42)
         ("end to end", ["end-to-end", "End-to-End"]),
+        ("vision language", ["vision-language"]),
+        ("feed forward", ["feed-forward", "Feed-Forward"]),
+        ("closed loop", ["closed-loop"]),
         ("rule based", ["rule-based"]),
         ("domain specific", ["domain-specific"]),
         # a general word in capitals, as titles of the ACL corpus's first decades write it: no
@@ -298,6 +301,9 @@ def test_general_academic_phrasings_are_generic(key, forms):
         ("optimal control", ["optimal control"]),
         ("hallucination mitigation", ["hallucination mitigation"]),
         ("iterative refinement", ["iterative refinement"]),
+        ("vision language model", ["vision-language models"]),
+        ("feed forward network", ["feed-forward networks"]),
+        ("feedback loop", ["feedback loop"]),
         ("convergence", ["convergence"]),
         # adjectives that end in a noun: a setting, a class of models
         ("open world", ["open-world"]),

@@ -461,6 +461,24 @@ def test_a_shared_head_after_a_comma_is_a_word_of_its_own(nlp):
     assert [k for _, k in found] == ["cnn model", "rnn model", "lstm model", "smaller network", "faster network"]
 
 
+def test_a_first_part_left_hanging_on_its_hyphen_shares_the_last_ones_word(nlp):
+    # 241 of 10,000 arXiv ML abstracts of 2025-2026 write such a coordination; "feature- and
+    # learning-based methods" had made the concept "feature method", "on- and off-policy gradient
+    # methods" "on gradient method", "pre- and post-processing" the concept "pre"
+    text = ("We compare pre- and post-processing methods with on- and off-policy gradient methods, and "
+            "feature- and learning-based methods in single- and multi-turn settings.")  # fmt: skip
+    found, rules = _spans(nlp, text, [
+        ("Method", "pre- and post-processing methods"), ("Method", "on- and off-policy gradient methods"),
+        ("Method", "feature- and learning-based methods"), ("Task", "single- and multi-turn settings")])  # fmt: skip
+    assert found == [
+        ("pre-", "pre processing method"), ("post-processing methods", "post processing method"),
+        ("on-", "on policy gradient method"), ("off-policy gradient methods", "off policy gradient method"),
+        ("feature-", "feature based method"), ("learning-based methods", "learning based method"),
+        ("single-", "single turn setting"), ("multi-turn settings", "multi turn setting"),
+    ]  # fmt: skip
+    assert rules["hanging hyphen completed"] == 4
+
+
 def test_coordinations_that_name_one_thing_stay_whole(nlp):
     text = (
         "Funding for research and development grew. There is a trade-off between accuracy and efficiency. "

@@ -357,6 +357,9 @@ class ConceptSpans:
             return whole
         rules["coordination split"] += len(parts) - 1
         last_words = _words(parts[-1])
+        if (hanging := self._hanging(parts, last_words[0])) is not None:
+            rules["hanging hyphen completed"] += len(parts) - 1
+            return [*((p, [*p, *hanging]) for p in parts[:-1]), (parts[-1], list(parts[-1]))]
         # a head opens with no function word: "a pseudo-document and encodes the full
         # pseudo-document" shares none
         shared = (
@@ -374,6 +377,21 @@ class ConceptSpans:
             *((p, [*p, *(after if p.text.lower() == last_words[1].text.lower() else head)]) for p in parts[:-1]),
             (parts[-1], list(parts[-1])),
         ]
+
+    @staticmethod
+    def _hanging(parts: list[Span], first_word: Span) -> list[Token] | None:
+        """The tokens that complete the first parts of a coordination, each left hanging on its hyphen:
+        what follows the first hyphen of the last part's first word, and the rest of that part.
+        "pre- and post-processing methods": "processing methods" ("pre-processing methods");
+        "on- and off-policy RL": "policy RL". ``None`` unless every part before the last hangs."""
+        doc = parts[0].doc
+        hangs = all(
+            (len(p[-1]) > 1 and p[-1].text.endswith(_HYPHENS) and p[-1].whitespace_)  # "pre-" one token
+            or (p.end < len(doc) and doc[p.end].text in _HYPHENS and not p[-1].whitespace_ and doc[p.end].whitespace_)
+            for p in parts[:-1]
+        )
+        hyphen = next((t.i for t in first_word[1:-1] if t.text in _HYPHENS), None)
+        return list(doc[hyphen + 1 : parts[-1].end]) if hangs and hyphen is not None else None
 
     def _unrepeated(
         self, parts: list[tuple[Span, list[Token]]], rules: Counter[str]

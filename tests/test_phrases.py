@@ -211,6 +211,14 @@ def test_a_number_glued_by_a_hyphen_opens_the_phrase():
     assert "bit quantization" not in keys
 
 
+def test_a_word_left_hanging_on_its_hyphen_is_no_phrase():
+    # the 4,000 arXiv ML and ACL sample abstracts: "short-" of "short- and long-term", "Context-",
+    # "mid-" had been phrases of their own ("short", "context")
+    keys = _every_phrase("We model short- and long-term memory with mid- and late-fusion features.")
+    assert "long term memory" in keys, keys
+    assert not keys & {"short", "mid", "short and long term memory"}, keys
+
+
 def test_no_phrase_cuts_a_known_two_word_concept(nlp):
     # the default sample's titles: inside the recogniser's "Mixture-of-Experts Language Model",
     # the phrase "Mixture-of-Experts Language" (3 papers); "knowledge graph" stays, a concept of its own

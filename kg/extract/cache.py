@@ -73,8 +73,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: ends, "plug-and-play", a letter is no concept, "R", "calling for" is a verb, and a language is no
 #: concept, "Bulgarian"; 36: a Latin letter's accent leaves the key, "Fréchet" as "Frechet"; 37: a
 #: measure ends before its value, "ROC-AUC of 0.983"; 38: a first part left hanging on its hyphen
-#: shares the last one's word, "pre- and post-processing").
-CACHE_FORMAT = 38
+#: shares the last one's word, "pre- and post-processing"; 39: a word left hanging on its hyphen is
+#: no phrase, "short-").
+CACHE_FORMAT = 39
 
 
 def paper_text(paper: Paper) -> str:

@@ -444,7 +444,10 @@ class Phrases:
         """What :meth:`candidates` reads of a word (remembered)."""
         lex = vocab[orth]
         lower = lex.lower_
-        word = lex.is_alpha or (any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower))
+        # (not one left hanging on its hyphen, "short-" of "short- and long-term": half a word)
+        word = lex.is_alpha or (
+            any(c.isalpha() for c in lower) and all(c.isalnum() or c in "-+#" for c in lower) and lower[-1] != "-"
+        )
         if len(self._lexemes) >= _LEXEMES:
             self._lexemes.clear()
         info = self._lexemes[orth] = _Word(

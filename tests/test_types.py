@@ -120,6 +120,10 @@ SENTENCES = [
     "Kolmogorov-Arnold Networks (KANs) have recently emerged as a compelling alternative to multilayer "
     "perceptrons, offering enhanced interpretability via functional decomposition.",
     "Post-training quantization (PTQ) is widely used to compress large language models without retraining.",
+    # the data a study models, read as tasks from Papers with Code's rows (20 and 11 papers)
+    "Causal discovery from time series is a fundamental task in machine learning.",
+    "However, the large data size of point clouds poses challenges to transmission and storage, which "
+    "influences the wide deployments.",
 ]
 
 
@@ -198,6 +202,8 @@ def _types(extractions):
         ("chain of thought", "Technique"),
         ("multilayer perceptron", "Technique"),
         ("retraining", "Technique"),
+        ("time series", "Dataset"),
+        ("point cloud", "Dataset"),
     ],
 )
 def test_concept_types(typed, key, kind):

@@ -99,11 +99,13 @@ Dice coefficient, Dice score, bits per character, bits per byte""".replace("\n",
 #: "fMRI" had been Methods of 52 and 23 of 30,000 arXiv ML papers); and social media, where a study
 #: collects its texts, as "Twitter" and "Reddit" are (a Technique of 599 ACL papers). So are the
 #: scans and point clouds of CT and LiDAR ("LiDAR" had been a Method of 25 of 10,000 arXiv ML papers
-#: of 2025-2026, and Papers with Code files "Computed Tomography (CT)" as a task).
+#: of 2025-2026, and Papers with Code files "Computed Tomography (CT)" as a task), and time series and
+#: point clouds themselves, which Papers with Code files as tasks (Problems of 20 and 11 of those
+#: papers; "time series forecasting" and "point cloud registration" are the tasks).
 CURATED_DATA_SOURCES = """EEG, electroencephalography, electroencephalogram, ECG, electrocardiography,
 electrocardiogram, EMG, electromyography, fMRI, functional magnetic resonance imaging, MRI, magnetic
 resonance imaging, CT, computed tomography, PPG, photoplethysmography, LiDAR, light detection and
-ranging, social media""".replace("\n", " ")
+ranging, time series, multivariate time series, point cloud, 3D point cloud, social media""".replace("\n", " ")
 
 #: Processors and accelerators that papers train and serve on (typed Hardware; a key ending in
 #: "gpu", "tpu"... is Hardware too: ``hardware_heads`` in config/normalise.toml).

@@ -46,6 +46,9 @@ from kg.normalise.gazetteer import load_gazetteer
         ("LiDAR", "Dataset"),
         ("computed tomography", "Dataset"),
         ("SRF", None),  # of "SRF (test)": no acronym in the brackets
+        # a known name a run keys with a space more: "Multi-Layer Perceptron (MLP)" keyed the MLPs
+        # of 10,000 arXiv ML papers "multi layer perceptron", a Method of 36 apart from the row
+        ("Multi-Layer Perceptron", "Technique"),
     ],
 )
 def test_types_of_known_concepts(text, kind):

@@ -78,6 +78,11 @@ class Gazetteer:
 
     >>> g.type_of("video mme"), g.type_of("videomme"), g.type_of("multipl e"), g.type_of("multiple")
     ('Dataset', 'Dataset', 'Dataset', None)
+
+    ... and so is one a run keys with a space more ("multi layer perceptron"):
+
+    >>> g.type_of("multi layer perceptron"), g.type_of("multilayer perceptron"), g.type_of("auto encoder")
+    ('Technique', 'Technique', 'Technique')
     """
 
     types: dict[str, str]
@@ -122,6 +127,9 @@ class Gazetteer:
         kind = self.types.get(key)
         if kind is None and " " not in key:  # a run that writes "VideoMME" more than "Video-MME"
             kind = self._closed.get(key)
+        elif kind is None:  # ... or "multi-layer perceptron" more than "multilayer perceptron"
+            closed = closed_up(key)
+            kind = self._closed.get(closed) or self.types.get(closed)
         if kind is None and versioned:
             kind = "Method"
         return kind, key in self.families or versioned

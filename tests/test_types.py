@@ -120,6 +120,13 @@ SENTENCES = [
     "Kolmogorov-Arnold Networks (KANs) have recently emerged as a compelling alternative to multilayer "
     "perceptrons, offering enhanced interpretability via functional decomposition.",
     "Post-training quantization (PTQ) is widely used to compress large language models without retraining.",
+    # families named by their acronyms, read as named Methods (17, 31, 18 and 53 of those papers)
+    "Generative Adversarial Networks (GANs) have recently demonstrated strong potential in synthesizing "
+    "realistic visual data.",
+    "Standard Physics-Informed Neural Networks (PINNs) often face challenges when modeling parameterized "
+    "dynamical systems with sharp regime transitions, such as bifurcations.",
+    "Spiking neural networks (SNNs) offer a biologically plausible and energy-efficient alternative.",
+    "Recent vision-language-action (VLA) models offer a promising foundation for robotic laboratories.",
     # the data a study models, read as tasks from Papers with Code's rows (20 and 11 papers)
     "Causal discovery from time series is a fundamental task in machine learning.",
     "However, the large data size of point clouds poses challenges to transmission and storage, which "
@@ -202,6 +209,10 @@ def _types(extractions):
         ("chain of thought", "Technique"),
         ("multilayer perceptron", "Technique"),
         ("retraining", "Technique"),
+        ("generative adversarial network", "Technique"),
+        ("physics informed neural network", "Technique"),
+        ("spiking neural network", "Technique"),
+        ("vision language action model", "Technique"),
         ("time series", "Dataset"),
         ("point cloud", "Dataset"),
     ],

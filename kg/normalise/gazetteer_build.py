@@ -123,7 +123,10 @@ PCIe""".replace("\n", " ")
 #: representation of knowledge (267 and 287 of 30,000 arXiv ML papers had listed them as problems).
 #: Chain-of-thought, a way of prompting, and the multilayer perceptron, a kind of network, read as
 #: named Methods from their capitals and acronyms ("CoT", "MLP": 62, 50 and 36 of 10,000 arXiv ML
-#: papers of 2025-2026 for "chain of thought", "chain of thought reasoning" and "multilayer perceptron").
+#: papers of 2025-2026 for "chain of thought", "chain of thought reasoning" and "multilayer perceptron");
+#: so had families of networks, written in title case with their acronyms ("Generative Adversarial
+#: Networks (GANs)", a Papers with Code Method, "Physics-Informed Neural Networks (PINNs)", "State
+#: Space Models (SSMs)": 17, 31 and 19 of those papers).
 CURATED_TECHNIQUES = """large language model, language model, pretrained language model, neural network,
 deep neural network, convolutional neural network, recurrent neural network, graph neural network,
 adversarial training, meta-learning, contrastive learning, self-supervised learning, deep learning,
@@ -133,7 +136,10 @@ artificial intelligence, generative artificial intelligence, retrieval-augmented
 foundation model, diffusion model, vision-language model, large vision-language model,
 multimodal large language model, large reasoning model, mixture of experts,
 factor analysis, next-scale prediction, deep research, prompt engineering, knowledge graph,
-chain-of-thought, chain-of-thought reasoning, multilayer perceptron""".replace("\n", " ")
+chain-of-thought, chain-of-thought reasoning, multilayer perceptron, generative adversarial network, GAN,
+physics-informed neural network, spiking neural network, vision-language-action model, state space model""".replace(
+    "\n", " "
+)
 
 #: Named model families (LLMs, vision and speech models): each is a ``Method``, and so is any key
 #: of a family name followed by version words ("GPT-4o-mini", "Qwen2.5-7B-Instruct", "Claude 3.5

@@ -237,6 +237,19 @@ def test_a_finite_verb_inside_a_mention_cuts_it_in_two(nlp):
     assert set(ms) == {"Learns-to-Rank models", "Alternative Uses Test"}
 
 
+def test_a_dimension_makes_no_name(nlp):
+    # 10,000 arXiv ML papers of 2025-2026: 336 concepts opening with "3D" or "2D" were Methods, 36
+    # Techniques ("3D representations" 17 papers, "3D segmentation", "3D encoder"): the digit beside
+    # a letter had read as a name's ("ResNet-50", "T5")
+    text = "We learn 3D representations with a 2D encoder, unlike 3D Gaussian Splatting and ResNet-50."
+    ms = _annotated(nlp, text, [("Method", "3D representations"), ("Method", "2D encoder"),
+                                ("Method", "3D Gaussian Splatting"), ("Method", "ResNet-50")])  # fmt: skip
+    assert {t: m.type for t, m in ms.items()} == {
+        "3D representations": "Technique", "2D encoder": "Technique",
+        "3D Gaussian Splatting": "Method", "ResNet-50": "Method",
+    }  # fmt: skip
+
+
 def test_a_measure_ends_before_its_value(nlp):
     # arXiv ML of 2025-2026 (10,000 papers): 150 mentions were a result, each a concept of its own
     # ("ROC-AUC of 0.983" a Method, "learning rate of 0.0001" a Metric)

@@ -74,6 +74,8 @@ if not Span.has_extension("confidence"):
 
 #: The possessive ending, as its own token: "NVIDIA's" is "NVIDIA" + "'s".
 _POSSESSIVE = frozenset(["'s", "\u2019s"])
+#: A number of dimensions, which names no artefact: "3D representations", "2D encoder".
+_DIMENSIONS = re.compile(r"[1-9]D")
 #: A year, which numbers no value: "Q3 of 2025".
 _YEAR = re.compile(r"(?:19|20)\d\d")
 #: A web address or the markup of one, which no concept holds.
@@ -641,10 +643,11 @@ def _closes(span: Span) -> bool:
 
 def _is_named(tokens: Sequence[Token], families: frozenset[str] = frozenset()) -> bool:
     """A specific, named method: an acronym, a coined capitalised name, or a name with digits; not
-    the acronym of a family (``families``, lower case: "LLMs" in "LLM agents")."""
+    the acronym of a family (``families``, lower case: "LLMs" in "LLM agents"), nor a number of
+    dimensions ("3D representations")."""
     for i, tok in enumerate(tokens):
         text = tok.text
-        if tok.lower_ in families:
+        if tok.lower_ in families or _DIMENSIONS.fullmatch(text):
             continue
         if any(c.isdigit() for c in text) and any(c.isalpha() for c in text):
             return True

@@ -569,6 +569,14 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     >>> _concept_name("bert", Counter({"BERT": 2, "Bert": 1}))
     'BERT'
 
+    A form capitalised only at a sentence's start counts for the form in lower case: 10,000 arXiv ML
+    papers had named RLVR "Reinforcement learning with verifiable rewards".
+
+    >>> _concept_name("reinforcement learning with verifiable reward", Counter({
+    ...     "Reinforcement Learning with Verifiable Rewards": 25, "Reinforcement learning with verifiable rewards": 7,
+    ...     "reinforcement learning with verifiable rewards": 5}))
+    'reinforcement learning with verifiable rewards'
+
     With ``spelled_out``, the form that spells the key out, however rare, else the key.
     """
 
@@ -591,6 +599,11 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
         groups.setdefault(form.lower().replace("-", " "), []).append(form)
     folded: Counter[str] = Counter()
     for members in groups.values():
+        for form in members:  # a sentence's capital on a form its papers write in lower case counts for it
+            lowered = form[:1].lower() + form[1:]
+            if lowered != form and lowered in cased and lowered == form.lower():
+                cased[lowered] += cased.pop(form)
+        members = [f for f in members if f in cased]
         top = min(members, key=lambda f: (-cased[f], f))
         variants = [f for f in members if 4 * cased[f] >= cased[top] and _initials_lowered(f) == _initials_lowered(top)]
         name = min(variants, key=lambda f: (sum(c.isupper() for c in f), -cased[f], f))

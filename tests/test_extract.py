@@ -257,6 +257,10 @@ def test_a_measure_ends_before_its_value(nlp):
     ms = _annotated(nlp, text, [("Metric", "ROC-AUC of 0.983"), ("Metric", "macro F1 of 0.69"),
                                 ("Method", "learning rate of 0.0001")])  # fmt: skip
     assert set(ms) == {"ROC-AUC", "macro F1", "learning rate"}
+    # ... and a value the span stops short of (ACL: "f1 of up", "success rates of up" were concepts)
+    text = "We reach an F1 of up to 0.85 and success rates of about 90%."
+    ms = _annotated(nlp, text, [("Metric", "F1 of up"), ("Metric", "success rates of about 90%")])
+    assert set(ms) == {"F1", "success rates"}
     # a number that names a thing is a word of the name ("3D", "4D"), and so is a year ("Q3 of 2025"
     # is a quarter, no value)
     text = "We study the Generation of 3D Objects and Super-Resolution of 4D Flow MRI."

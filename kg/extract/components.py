@@ -76,6 +76,9 @@ if not Span.has_extension("confidence"):
 _POSSESSIVE = frozenset(["'s", "\u2019s"])
 #: A number of dimensions, which names no artefact: "3D representations", "2D encoder".
 _DIMENSIONS = re.compile(r"[1-9]D")
+#: Words that say how near a value is ("of up to 0.85", "of about 3%", "of at least 90%").
+_ABOUT = frozenset(["up", "to", "about", "around", "over", "nearly", "approximately", "almost", "roughly", "only",
+                    "just", "at", "least", "most", "under", "below", "above"])  # fmt: skip
 #: A year, which numbers no value: "Q3 of 2025".
 _YEAR = re.compile(r"(?:19|20)\d\d")
 #: A web address or the markup of one, which no concept holds.
@@ -234,9 +237,14 @@ class ConceptSpans:
         ("Generation of 3D Objects"), a year ("Q3 of 2025") and a count in words ("detection of two
         types of text reuse") are no value."""
         doc = span.doc
-        for tok in span[1:-1]:
-            value = doc[tok.i + 1]
-            if tok.lower_ == "of" and value.text[0].isdigit() and value.like_num and not _YEAR.fullmatch(value.text):
+        for tok in span[1:]:
+            if tok.lower_ != "of":
+                continue
+            at = tok.i + 1
+            while at < len(doc) and doc[at].lower_ in _ABOUT:  # "F1 of up to 0.85", "of about 3%"
+                at += 1
+            value = doc[at] if at < len(doc) and (at > tok.i + 1 or at < span.end) else None
+            if value is not None and value.text[0].isdigit() and value.like_num and not _YEAR.fullmatch(value.text):
                 rules["value cut"] += 1
                 return self._trim(doc[span.start : tok.i], rules)
         return span

@@ -113,7 +113,7 @@ def test_report_of_a_graph_without_years_or_links(tmp_path):
     html = result.html.read_text(encoding="utf-8")
     assert result.charts == 0 and "No paper has a year: trends need papers from more than one year" in html
     assert "Graph views" not in html
-    assert "papers in None" not in html + result.markdown.read_text(encoding="utf-8")
+    assert "papers of None" not in html + result.markdown.read_text(encoding="utf-8")
 
 
 def test_a_metric_every_paper_reports_is_not_a_central_concept_nor_a_bridge(tmp_path):
@@ -146,7 +146,7 @@ def test_a_one_year_corpus_shows_no_trends(tmp_path):
     assert ">trend</th>" not in html and ">since</th>" not in html and 'href="#fading"' not in html
     assert "| concept | papers |\n" in md and "| trend |" not in md and "## Fading" not in md
     # nor a span of one year: 10,000 arXiv ML papers of 2026 were "from 2026 to 2026", "2026–2026"
-    assert "6 papers in 2020:" in md and "6 papers in 2020:" in html and "2020–2020" not in html + md
+    assert "6 papers of 2020:" in md and "6 papers of 2020:" in html and "2020–2020" not in html + md
     assert "| years | 2020 |" in md
 
 

@@ -236,17 +236,17 @@ class ConceptSpans:
         of 2025-2026, each a concept of its own; rule ``value cut``). A number that names a thing
         ("Generation of 3D Objects"), a year ("Q3 of 2025") and a count in words ("detection of two
         types of text reuse") are no value."""
-        doc = span.doc
-        for tok in span[1:]:
-            if tok.lower_ != "of":
+        doc, lower = span.doc, lower_forms(span.doc)  # (the cached lower-case forms: no Token per word)
+        for of in range(span.start + 1, span.end):
+            if lower[of] != "of":
                 continue
-            at = tok.i + 1
-            while at < len(doc) and doc[at].lower_ in _ABOUT:  # "F1 of up to 0.85", "of about 3%"
+            at = of + 1
+            while at < len(doc) and lower[at] in _ABOUT:  # "F1 of up to 0.85", "of about 3%"
                 at += 1
-            value = doc[at] if at < len(doc) and (at > tok.i + 1 or at < span.end) else None
+            value = doc[at] if at < len(doc) and (at > of + 1 or at < span.end) else None
             if value is not None and value.text[0].isdigit() and value.like_num and not _YEAR.fullmatch(value.text):
                 rules["value cut"] += 1
-                return self._trim(doc[span.start : tok.i], rules)
+                return self._trim(doc[span.start : of], rules)
         return span
 
     def _whole_word_end(self, span: Span, rules: Counter[str]) -> Span:

@@ -221,6 +221,9 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("cognitively demanding", ["cognitively demanding"]),
         ("fully automatic pipeline", ["fully automated pipeline"]),
         ("theoretically grounded framework", ["theoretically grounded framework"]),
+        # where any system runs: "real-world environments" (34 of those papers)
+        ("real world environment", ["real-world environments"]),
+        ("deployment environment", ["deployment environments"]),
     ],
 )
 def test_general_academic_phrasings_are_generic(key, forms):
@@ -326,6 +329,8 @@ def test_general_academic_phrasings_are_generic(key, forms):
         ("fully sharded data parallel", ["Fully Sharded Data Parallel", "FSDP"]),
         ("weakly supervised learning", ["weakly supervised learning"]),
         ("fully connected layer", ["fully connected layers"]),
+        ("simulation environment", ["simulation environments"]),
+        ("dynamic environment", ["dynamic environments"]),
     ],
 )
 def test_research_concepts_are_not_generic_however_common(key, forms):

@@ -1300,3 +1300,27 @@ def test_merged_tables_choose_each_spelling_as_if_counted_anew():
     assert 50 < renamed < 250
     # a whole run's keys merged into tables of definitions alone: nothing to start from, no set of keys held
     assert RunTables().merged(RunTables(counts={"dataset": 1})).grown_from is None
+
+
+def test_a_vision_language_action_model_is_one_concept_however_written(nlp):
+    # 10,000 arXiv ML papers of late 2025: 52 abstracts define "Vision-Language-Action (VLA) models",
+    # 9 "vision-language-action models (VLAs)"; "VLAs" and "VLA" had been a Technique "vision language
+    # action" of 19 papers beside the "vision-language-action models" of 58 (config/aliases.tsv)
+    from kg.extract import extract
+    from kg.normalise.run import normalise_run
+    from kg.records import Paper
+
+    papers = [
+        Paper("a", "Efficient Vision-Language-Action Models", "Vision-Language-Action (VLA) models map images "
+              "and instructions to robot actions. We show that VLAs and our VLA models fail under shift."),
+        Paper("b", "Robust robot policies", "Recent vision-language-action models (VLAs) generalize across tasks."),
+        Paper("c", "Benchmarking VLAs", "We evaluate seven VLA models on manipulation tasks."),
+    ]  # fmt: skip
+    extractions = list(extract(papers, nlp=nlp, n_process=1))
+    # "VLA models" of an abstract that defines VLA: no "vision language action model model"
+    assert "VLA models" in [m.text for m in extractions[0].mentions]
+    out, _ = normalise_run(papers, extractions)
+    keys = {
+        m.concept for x in out for m in x.mentions if "vla" in m.text.lower() or "language-action" in m.text.lower()
+    }
+    assert keys == {"vision language action model"}

@@ -75,8 +75,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: measure ends before its value, "ROC-AUC of 0.983"; 38: a first part left hanging on its hyphen
 #: shares the last one's word, "pre- and post-processing"; 39: a word left hanging on its hyphen is
 #: no phrase, "short-"; 40: a number of dimensions makes no name, "3D representations"; 41: a measure
-#: ends before a value the span stops short of, "F1 of up").
-CACHE_FORMAT = 41
+#: ends before a value the span stops short of, "F1 of up"; 42: a long form's last word before the same
+#: word is read once, "VLA models" of a vision-language-action model).
+CACHE_FORMAT = 42
 
 
 def paper_text(paper: Paper) -> str:

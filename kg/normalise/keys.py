@@ -8,6 +8,7 @@ import tomllib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from kg.config import config_path
@@ -352,6 +353,15 @@ def written_as_name(text: str) -> bool:
     (True, False, False)
     """
     return any(c.isupper() for c in text[1:]) or (any(c.isdigit() for c in text) and any(c.isalpha() for c in text))
+
+
+def doubled_word(key: str) -> str:
+    """The first word of ``key`` that follows itself, or "": "drug" of "drug drug interaction".
+
+    >>> doubled_word("drug drug interaction"), doubled_word("vision language action model model")
+    ('drug', 'model')
+    """
+    return next((a for a, b in pairwise(key.split()) if a == b), "")
 
 
 def repeats_words(key: str) -> bool:

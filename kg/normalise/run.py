@@ -78,11 +78,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import pairwise
 from typing import Any
 
 from kg.normalise.acronyms import Acronym, find_acronyms, initials, letters, singular
-from kg.normalise.keys import Normaliser, repeats_words, written_as_name
+from kg.normalise.keys import Normaliser, doubled_word, repeats_words, written_as_name
 from kg.normalise.specificity import closed_up, generic_terms
 from kg.records import Extraction, Mention, Paper
 
@@ -494,7 +493,7 @@ class _Rekey:
         #: Short forms whose long form serves inside a name of several parts too ("LoRA" of "MoE-LoRA").
         self.curated = frozenset(aliased) | tables.agreed | stored.agreed
         #: Words a long form has twice in a row ("drug" of "drug drug interaction").
-        self.doubled = frozenset(_doubled(long) for long in self.acronyms.values()) - {""}
+        self.doubled = frozenset(doubled_word(long) for long in self.acronyms.values()) - {""}
         self.closed = tables.closed | stored.closed
         self.renamed = tables.renamed | stored.renamed
         self.spelled_out = Spelled(tables.spelled_out)
@@ -518,7 +517,7 @@ class _Rekey:
             rules[SPELLED] += 1
             expanded = spelled
         key = self.key(expanded or m.concept, rules)
-        if expanded and (doubled := _doubled(key)) and doubled not in self.doubled and not _doubled(m.concept):
+        if expanded and (doubled := doubled_word(key)) and doubled not in self.doubled and not doubled_word(m.concept):
             # a long form's last word before the same word: "CNN networks", "CAD designs", "LoRA-based
             # adaptation" (42 arXiv ML mentions keyed "low rank adaptation adaptation"); not the
             # long form's own ("DDI", drug-drug interaction)
@@ -723,7 +722,7 @@ def _definitions(
         long_key = norm.key(a.long)
         if spelled:
             out = norm.key(_ACRONYM.sub(lambda w: spelled.get(singular(w.group()), w.group()), a.long))
-            if not repeats_words(out) and not _doubled(out):  # (not "student teacher network network")
+            if not repeats_words(out) and not doubled_word(out):  # (not "student teacher network network")
                 long_key = out
         if not norm.is_generic(long_key):
             yield singular(a.short), norm.resolve(a.short, long_key)
@@ -765,11 +764,6 @@ def _counted(
                     continue
                 definitions[short][key] += 1
     return {s: dict(d) for s, d in definitions.items()}, named_by
-
-
-def _doubled(key: str) -> str:
-    """The first word of ``key`` that follows itself, or "": "drug" of "drug drug interaction"."""
-    return next((a for a, b in pairwise(key.split()) if a == b), "")
 
 
 def _alike(long: str, other: str) -> bool:

@@ -585,8 +585,22 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     ...     "Multilingual large language models (LLMs)": 1}))
     'multilingual large language models'
 
+    An aside of several words in brackets is no part of a name, as it is none of the key (10,000 arXiv
+    ML papers of late 2025 had 419 such names):
+
+    >>> _concept_name("shap analysis", Counter({"SHAP (SHapley Additive exPlanations) analysis": 2}))
+    'SHAP analysis'
+    >>> _concept_name("neural ordinary differential equation", Counter({
+    ...     "Neural Ordinary Differential Equation (Neural ODE)": 3, "neural ODEs": 1}))
+    'Neural Ordinary Differential Equation'
+
     With ``spelled_out``, the form that spells the key out, however rare, else the key.
     """
+    if any("(" in form for form in forms):
+        asides = Counter[str]()
+        for form, n in forms.items():
+            asides[_ASIDE.sub("", form)] += n
+        forms = asides
 
     def spells(form: str) -> bool:
         return len(form) >= len(key) - 2 and form.lower().replace("-", " ")[:3] == key[:3]
@@ -689,6 +703,9 @@ WRITTEN_MORE = 4
 
 #: A bracketed acronym in a form: "large language models (LLMs)", "Key-Value (KV) cache".
 _DEFINED_ACRONYM = re.compile(r"\s*\(\s*[^()\s]+\s*\)")
+#: An aside of several words in brackets after a form's first word, which its key leaves out too:
+#: "Neural Ordinary Differential Equation (Neural ODE)", "gFID (w/o CFG)".
+_ASIDE = re.compile(r"\s+\((?=[^()]*\s)[^()]*\)")
 
 
 def _type_rank(t: str) -> int:

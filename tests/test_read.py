@@ -128,6 +128,7 @@ def test_any_latex_is_decoded_piece_by_piece_as_it_is_whole(bits):
         ({"id": "p1", "title": "x"}, "missing abstract"),
         ({"id": "p1", "abstract": "   "}, "empty abstract"),
         ({"id": "p1", "abstract": "Too short."}, "abstract too short"),
+        ({"id": "p1", "abstract": "An abstract is not available."}, "placeholder abstract"),
         ({"id": "p1", "abstract": "word " * 5000}, "abstract too long"),
         ({"id": "p1", "abstract": 42}, "abstract is not text"),
         ({"id": "p1", "abstract": GOOD, "year": "circa 2020"}, "invalid year"),
@@ -139,6 +140,7 @@ def test_any_latex_is_decoded_piece_by_piece_as_it_is_whole(bits):
         "missing-abstract",
         "empty-abstract",
         "short-abstract",
+        "placeholder-abstract",
         "huge-abstract",
         "abstract-not-text",
         "bad-year",
@@ -282,3 +284,15 @@ def test_duplicates_checked_across_files(tmp_path):
     b = _jsonl(tmp_path, [json.dumps({"id": "p1", "abstract": GOOD})], "b.jsonl")
     items = list(read_records([a, b], validator=Validator()))
     assert isinstance(items[1], Reject) and items[1].reason.startswith("duplicate id p1")
+
+
+def test_a_placeholder_after_a_title_gives_no_concept(nlp):
+    # shared/data/keyphrases/www.jsonl: 567 of 1,327 records are a title and "No contact information
+    # provided yet.", and "contact information" had been the concept of the most papers
+    from kg.extract import extract
+
+    text = "Small world peer networks in distributed web search No contact information provided yet."
+    paper = Paper("www:1", "", text)
+    (x,) = extract([paper], nlp=nlp, n_process=1)
+    assert x.mentions and not [m for m in x.mentions if "contact" in m.text.lower()]
+    assert all(m.end <= paper.abstract.index("No contact") for m in x.mentions)

@@ -76,8 +76,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: shares the last one's word, "pre- and post-processing"; 39: a word left hanging on its hyphen is
 #: no phrase, "short-"; 40: a number of dimensions makes no name, "3D representations"; 41: a measure
 #: ends before a value the span stops short of, "F1 of up"; 42: a long form's last word before the same
-#: word is read once, "VLA models" of a vision-language-action model).
-CACHE_FORMAT = 42
+#: word is read once, "VLA models" of a vision-language-action model; 43: a placeholder that ends an
+#: abstract gives no concept, "No contact information provided yet.").
+CACHE_FORMAT = 43
 
 
 def paper_text(paper: Paper) -> str:

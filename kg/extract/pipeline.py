@@ -25,6 +25,7 @@ import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
 from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text, known_text  # registers kg_*
+from kg.read.fields import placeholder_start
 from kg.records import Extraction, Mention, Paper, Relation, TextField, pack, unpack
 
 #: What joins a paper's title to its abstract in the text the model reads.
@@ -195,6 +196,14 @@ class _Texts:
         self.doc, self.text = doc, doc_text(doc)
         self.bounds = SentenceBounds(doc)
         self.sentences: dict[int, str] = {}
+        #: Where a placeholder that ends the abstract starts ("No contact information provided yet."):
+        #: no concept is read from it (:func:`kg.read.fields.placeholder_start`).
+        start = placeholder_start(self.text)
+        self.placeholder = len(self.text) if start is None else start
+
+    def read(self, span: Span) -> bool:
+        """Whether ``span`` says something of the paper: it lies before a placeholder."""
+        return span.start_char < self.placeholder
 
     def span(self, span: Span) -> str:
         return self.text[span.start_char : span.end_char]
@@ -218,7 +227,7 @@ def mentions(doc: Doc, texts: _Texts | None = None) -> list[Mention]:
     text_of = texts or _Texts(doc)
     for span in doc.spans.get(SPANS_KEY, []):
         located = _located(span, title)
-        if located is None:
+        if located is None or not text_of.read(span):
             continue
         field, start, end = located
         if title is not None and field == "title":
@@ -252,7 +261,7 @@ def relations(doc: Doc, texts: _Texts | None = None) -> list[Relation]:
     for h, t, kind in doc._.relations or []:
         head, tail = spans[h], spans[t]
         at_head, at_tail = _located(head, title), _located(tail, title)
-        if at_head is None or at_tail is None:
+        if at_head is None or at_tail is None or not (text_of.read(head) and text_of.read(tail)):
             continue
         field, head_start, head_end = at_head
         _, tail_start, tail_end = at_tail

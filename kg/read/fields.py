@@ -29,6 +29,48 @@ _FONTS = ("mathsf", "mathrm", "mathbf", "mathit", "mathtt", "mathcal", "mathbb",
 _LOGOS = {"LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX", "LaTeXe": "LaTeX2e"}
 
 
+#: What abstract databases write where a paper has no abstract: the ACM Digital Library's "An abstract is
+#: not available." and "No contact information provided yet." (567 of the 1,327 WWW papers of
+#: ``shared/data/keyphrases`` end in it, after their title, and "contact information" had been the
+#: concept of the most papers), "No abstract available.", "[Abstract not available]".
+_PLACEHOLDER = (
+    r"(?:(?:an?\s+)?abstract(?:\s+is)?\s+(?:not\s+(?:available|provided)|unavailable)|"
+    r"no\s+abstract\s+(?:is\s+)?(?:available|provided)|no\s+contact\s+information\s+provided(?:\s+yet)?)"
+    r"(?:\s+for\s+this\s+(?:item|article|paper|record|document))?"
+)
+#: ... at the end of a text (after a title that the abstract field repeats).
+_PLACEHOLDER_AT_END = re.compile(rf"(?:\[\s*)?\b{_PLACEHOLDER}\s*[.!]?\s*\]?\s*$", re.IGNORECASE)
+#: "No abstract." alone: a sentence may open so ("no abstract syntax tree"), a whole abstract not.
+_NO_ABSTRACT = re.compile(r"\[?\s*no\s+abstract\s*[.!]?\s*\]?", re.IGNORECASE)
+
+
+def placeholder_start(text: str) -> int | None:
+    """Where a placeholder that ends ``text`` starts ("No contact information provided yet." after the
+    title of a WWW paper), or None.
+
+    >>> text = "Information diffusion through blogspace No contact information provided yet."
+    >>> text[placeholder_start(text):], placeholder_start("An abstract is not available for us to parse here.")
+    ('No contact information provided yet.', None)
+    """
+    if "vailable" not in text and "rovided" not in text:  # (most texts: no regular expression's scan)
+        return None
+    found = _PLACEHOLDER_AT_END.search(text)
+    return None if found is None else found.start()
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether ``text`` (a whole abstract) says only that there is no abstract.
+
+    >>> [is_placeholder(t) for t in ["An abstract is not available.", "No contact information provided yet.",
+    ...                              "[No abstract available]", "Abstract not available", "No abstract."]]
+    [True, True, True, True, True]
+    >>> is_placeholder("No abstract is needed: we parse titles."), is_placeholder("Abstract is available online.")
+    (False, False)
+    """
+    text = text.strip()
+    return placeholder_start(text) == 0 or _NO_ABSTRACT.fullmatch(text) is not None
+
+
 def normalise_doi(value: Any) -> str | None:
     """A DOI in lower case without its ``https://doi.org/`` or ``doi:`` prefix; ``None`` if it is none.
 

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
-from kg.read.fields import plain_text
+from kg.read.fields import is_placeholder, plain_text
 from kg.read.formats import RawRecord
 from kg.records import Paper, Reject
 
@@ -85,6 +85,9 @@ class Validator:
             return self._reject(rec, rid, "missing abstract")
         if not isinstance(abstract, str):
             return self._reject(rec, rid, "abstract not text", f"abstract is not text (got {type(abstract).__name__})")
+        if abstract.strip() and is_placeholder(abstract):
+            # "An abstract is not available.": no abstract, as an empty one is
+            return self._reject(rec, rid, "placeholder abstract", f"placeholder abstract ({abstract.strip()!r})")
         if len(abstract.strip()) < self.min_abstract_chars:
             what = "empty abstract" if not abstract.strip() else "abstract too short"
             n = len(abstract.strip())

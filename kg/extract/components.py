@@ -21,7 +21,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.config import config_path
 from kg.normalise import Normaliser, find_acronyms
 from kg.normalise.acronyms import singular
-from kg.normalise.keys import doubled_word, repeats_words
+from kg.normalise.keys import doubled_word, repeats_words, undoubled
 
 SPANS_KEY = "kg"
 _WORD_PARTS = re.compile(r"[^\W_]+")
@@ -495,29 +495,33 @@ class ConceptSpans:
         # An acronym the abstract defined, inside a longer mention: "NMT system".
         read = _text(kept, defined)
         key = self.normaliser.key(lead + read)
-        words = _text(kept)
-        if repeats_words(key) and words != read:
+        if repeats_words(key) and (words := _text(kept)) != read:
             # the mention spells the long form out already: "GLUE language understanding", "LR-Drop
             # layer-wise regularizes" of "Layer-wise Regularized Dropout (LR-Drop)"
             plain = self.normaliser.key(words)
             if not repeats_words(plain):
                 rules["acronym left (long form in the mention)"] += 1
                 return plain
-        if (
-            (twice := doubled_word(key))
-            and (lead or read != words)
+        if (twice := doubled_word(key)) and self._doubled_by_long_form(twice, kept, read, lead, defined):
+            rules["doubled word dropped"] += 1
+            key = undoubled(key, twice)
+        return key
+
+    def _doubled_by_long_form(
+        self, twice: str, kept: list[Token], read: str, lead: str, defined: dict[str, str]
+    ) -> bool:
+        """Whether ``twice``, a word a mention's key has twice in a row, is a long form's last word
+        before the same word of the mention (``read``: its text with the long forms): "VLA models",
+        VLA defined as the vision-language-action model (config/aliases.tsv), "CNN networks", as the
+        run's rule drops it; not a long form's own ("DDI prediction", drug-drug interaction), nor a word
+        before a long form ("label biases in ICL", in-context learning)."""
+        words = _text(kept)
+        return (
+            bool(lead or read != words)
             and not doubled_word(self.normaliser.key(words))
             and any(long.rpartition(" ")[2] == twice for long in (lead.strip(), *defined.values()))
             and not any(doubled_word(long) == twice for long in defined.values())
-        ):
-            # a long form's last word before the same word, as the run's rule drops it: "VLA models",
-            # VLA defined as the vision-language-action model (config/aliases.tsv), "CNN networks"; not
-            # a long form's own ("DDI prediction", drug-drug interaction), nor a word before a long
-            # form ("label biases in ICL", in-context learning)
-            rules["doubled word dropped"] += 1
-            out = key.split()
-            key = " ".join(w for i, w in enumerate(out) if not i or w != out[i - 1] or w != twice)
-        return key
+        )
 
 
 def _runs_on_through_to(span: Span) -> bool:

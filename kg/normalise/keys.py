@@ -364,6 +364,16 @@ def doubled_word(key: str) -> str:
     return next((a for a, b in pairwise(key.split()) if a == b), "")
 
 
+def undoubled(key: str, word: str | None = None) -> str:
+    """``key`` with a word that follows itself written once (only ``word``, if given).
+
+    >>> undoubled("large language model model"), undoubled("drug drug model model", "model")
+    ('large language model', 'drug drug model')
+    """
+    words = key.split()
+    return " ".join(w for i, w in enumerate(words) if not i or w != words[i - 1] or (word is not None and w != word))
+
+
 def repeats_words(key: str) -> bool:
     """True when a run of two or more words occurs twice in ``key``.
 

@@ -81,7 +81,7 @@ from functools import cached_property
 from typing import Any
 
 from kg.normalise.acronyms import Acronym, find_acronyms, initials, letters, singular
-from kg.normalise.keys import Normaliser, doubled_word, repeats_words, written_as_name
+from kg.normalise.keys import Normaliser, doubled_word, repeats_words, undoubled, written_as_name
 from kg.normalise.specificity import closed_up, generic_terms
 from kg.records import Extraction, Mention, Paper
 
@@ -522,8 +522,7 @@ class _Rekey:
             # adaptation" (42 arXiv ML mentions keyed "low rank adaptation adaptation"); not the
             # long form's own ("DDI", drug-drug interaction)
             rules[DOUBLED] += 1
-            words = key.split()
-            key = " ".join(w for i, w in enumerate(words) if not i or w != words[i - 1])
+            key = undoubled(key)
         if key in self.renamed and key in own.values():  # the abstract defines a known name by it
             rules[NAME] += 1
             return self.renamed[key]

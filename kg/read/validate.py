@@ -85,7 +85,7 @@ class Validator:
             return self._reject(rec, rid, "missing abstract")
         if not isinstance(abstract, str):
             return self._reject(rec, rid, "abstract not text", f"abstract is not text (got {type(abstract).__name__})")
-        if abstract.strip() and is_placeholder(abstract):
+        if is_placeholder(abstract):
             # "An abstract is not available.": no abstract, as an empty one is
             return self._reject(rec, rid, "placeholder abstract", f"placeholder abstract ({abstract.strip()!r})")
         if len(abstract.strip()) < self.min_abstract_chars:

@@ -363,3 +363,8 @@ def _quality(report: Mapping[str, Any]) -> dict[str, Any]:
 def years_text(span: tuple[int, int]) -> str:
     """ "2024–2025", or "2026" for one year (the report's ``years`` filter)."""
     return str(span[0]) if span[0] == span[1] else f"{span[0]}–{span[1]}"
+
+
+def period_text(span: tuple[int, int]) -> str:
+    """ "from 2024 to 2026", or "of 2026" for one year (the report's ``period`` filter: "10,000 papers of 2026")."""
+    return f"of {span[0]}" if span[0] == span[1] else f"from {span[0]} to {span[1]}"

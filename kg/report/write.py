@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from kg.analyse import Analytics
 from kg.outputs import write_text
-from kg.report.context import ReportFacts, build_context, report_facts, years_text
+from kg.report.context import ReportFacts, build_context, period_text, report_facts, years_text
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
 
@@ -96,7 +96,9 @@ def render_report(
 
 
 def _filters(env: Environment) -> Environment:
-    env.filters.update(n=_number, pct=lambda x: f"{x:.0%}", factor=_factor, arrow=_arrow, years=years_text)
+    env.filters.update(
+        n=_number, pct=lambda x: f"{x:.0%}", factor=_factor, arrow=_arrow, years=years_text, period=period_text
+    )
     return env
 
 

@@ -118,7 +118,8 @@ PCIe""".replace("\n", " ")
 #: Families of models and learning paradigms that PwC lacks or files as tasks ("Large Language
 #: Model" is a PwC task), or whose acronym, written as a name, would make them a Method ("RAG", "MoE");
 #: and techniques named by general academic words only, which would be generic otherwise (in 29,
-#: 31 and 78 arXiv ML papers: "factor analysis", "next-scale prediction", "deep research"). PwC
+#: 31 and 78 arXiv ML papers: "factor analysis", "next-scale prediction", "deep research"; an agent's
+#: "tool use", "tool learning" and "tool calling", in 918, 65 and 241 of the 150,965). PwC
 #: files "Prompt Engineering" and "Knowledge Graphs" as tasks: what is done with a model and a
 #: representation of knowledge (267 and 287 of 30,000 arXiv ML papers had listed them as problems).
 #: Chain-of-thought, a way of prompting, and the multilayer perceptron, a kind of network, read as
@@ -137,9 +138,8 @@ foundation model, diffusion model, vision-language model, large vision-language 
 multimodal large language model, large reasoning model, mixture of experts,
 factor analysis, next-scale prediction, deep research, prompt engineering, knowledge graph,
 chain-of-thought, chain-of-thought reasoning, multilayer perceptron, generative adversarial network, GAN,
-physics-informed neural network, spiking neural network, vision-language-action model, state space model""".replace(
-    "\n", " "
-)
+physics-informed neural network, spiking neural network, vision-language-action model, state space model,
+tool use, tool learning, tool calling""".replace("\n", " ")
 
 #: Named model families (LLMs, vision and speech models): each is a ``Method``, and so is any key
 #: of a family name followed by version words ("GPT-4o-mini", "Qwen2.5-7B-Instruct", "Claude 3.5

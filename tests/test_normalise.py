@@ -673,6 +673,23 @@ def test_a_technology_or_an_application_of_a_name_is_the_name():
     assert rules["generic head stripped"] == 2
 
 
+def test_a_backbone_of_a_name_is_the_name():
+    # 10,000 arXiv ML papers of 2026: "LLM backbone" was a concept of its own, the only one 254
+    # paper links shared (papers built on some LLM), beside "large language model"
+    keys, rules, _ = _run(
+        _paper("a", "An LLM backbone and a ResNet backbone; LLMs.", ("LLM backbone", "large language model backbone"),
+               ("ResNet backbone", "resnet backbone"), ("LLMs.", "large language model")),
+        # a backbone of what names no thing of the run, or only a property, keeps its head
+        _paper("b", "A vision backbone, a frozen backbone and a lightweight backbone; vision, frozen.",
+               ("vision backbone", "vision backbone"), ("frozen backbone", "frozen backbone"),
+               ("lightweight backbone", "lightweight backbone"), ("vision,", "vision"), ("frozen.", "frozen")),
+        known=frozenset({"resnet"}),
+    )  # fmt: skip
+    assert keys["a"] == ["large language model", "resnet", "large language model"]
+    assert keys["b"] == ["vision backbone", "frozen backbone", "lightweight backbone", "vision", "frozen"]
+    assert rules["generic head stripped"] == 2
+
+
 def test_an_ability_or_a_setting_of_a_concept_is_the_concept():
     # 30,000 arXiv ML papers: "generalization ability" (127 mentions) stood beside "generalization"
     # (599), "reasoning capabilities" beside "reasoning", "federated learning settings" beside
@@ -773,6 +790,13 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
                ("open-source framework", "open source framework"), ("open-source", "open source")),
     )  # fmt: skip
     assert keys["d"] == ["open source framework", "open source"]
+    # nor a licence of weights: "open-weight models" had become "open weight" (63 of 10,000 arXiv ML papers of 2026)
+    keys, _, _ = _run(
+        _paper("d2", "Open-weight models and open-weight LLMs, open-weight.",
+               ("Open-weight models", "open weight model"), ("open-weight LLMs", "open weight large language model"),
+               ("open-weight", "open weight")),
+    )  # fmt: skip
+    assert keys["d2"] == ["open weight model", "open weight large language model", "open weight"]
     # nor a compound adjective with a prefix: arXiv ML's "multi-agent systems" had become
     # "multi agent" (24 of 2,000 papers)
     keys, _, _ = _run(

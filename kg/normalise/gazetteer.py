@@ -53,6 +53,10 @@ VERSION_WORD = re.compile(
     r"vl|vision|omni|sonnet|opus|haiku|preview|it|hf|zero|large|small|medium|xl|xxl|math|distill"
 )
 
+#: A word that names a version, a split or a variant of a benchmark: "SWE-bench Verified", "GPQA
+#: Diamond", "Spider 2.0", "AIME 2025", "LiveCodeBench v6".
+DATASET_VARIANT = re.compile(r"\d[\w.]*|v\d[\w.]*|verified|lite|hard|pro|plus|mini|full|diamond|extended")
+
 
 #: A row that names its acronym after its long form: "Optical Character Recognition (OCR)" (Papers
 #: with Code's name of the task) is known by its long form too, which abstracts write alone.
@@ -73,6 +77,12 @@ class Gazetteer:
     >>> g.type_of("llama guard"), g.type_of("gpt 4 outputs")
     (None, None)
 
+    So is a known dataset followed by variant words only a Dataset ("SWE-bench Verified" had been a
+    Method of 16 of 10,000 arXiv ML papers of 2026):
+
+    >>> g.type_of("swe bench verified"), g.type_of("aime 2025"), g.type_of("swe bench agent")
+    ('Dataset', 'Dataset', None)
+
     A known name of several words is known closed up too, as a run may key it ("Video-MME", "VideoMME"),
     as compounds fold (:func:`kg.normalise.specificity.closed_up`: "MultiPL-E" is no "multiple"):
 
@@ -89,10 +99,13 @@ class Gazetteer:
     families: frozenset[str] = frozenset()
     #: Known keys of two words or more with their spaces removed -> their type ("videomme").
     _closed: dict[str, str] = field(init=False, repr=False, compare=False)
+    #: The known datasets' keys.
+    _datasets: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         closed = {c: t for k, t in sorted(self.types.items()) if " " in k and " " not in (c := closed_up(k))}
         object.__setattr__(self, "_closed", closed)
+        object.__setattr__(self, "_datasets", self.keys_of("Dataset"))
 
     @property
     def keys(self) -> frozenset[str]:
@@ -132,7 +145,17 @@ class Gazetteer:
             kind = self._closed.get(closed) or self.types.get(closed)
         if kind is None and versioned:
             kind = "Method"
+        elif kind is None and " " in key and self._variant(key):
+            kind = "Dataset"
         return kind, key in self.families or versioned
+
+    def _variant(self, key: str) -> bool:
+        """Whether ``key`` is a known dataset's name, then variant words ("swe bench verified")."""
+        words = key.split()
+        for n in range(min(3, len(words) - 1), 0, -1):
+            if " ".join(words[:n]) in self._datasets:
+                return all(DATASET_VARIANT.fullmatch(w) for w in words[n:])
+        return False
 
     def _versioned(self, key: str) -> bool:
         """Whether ``key`` is a model family's name, then version words ("gpt 4o mini", "llama2 7b")."""

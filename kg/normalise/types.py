@@ -27,7 +27,9 @@ that ends in a technique word names a family, not one artefact: its Method votes
 dataset: all its votes go to Dataset, as do those of an edition of a series of shared tasks
 (``shared_tasks``: "SemEval-2025", "SemEval-2019 Task 6", "WMT14" are benchmarks); a key that ends
 in a word of ``hardware_heads`` ("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to
-Hardware. A key the gazetteer does not know that ends in words of ``problem_words`` is a Problem: a
+Hardware; a key of two words or more that ends in a task's action (``task_actions``: "AI-generated image
+detection") names a task: its Dataset votes go to Problem. A key the gazetteer does not know that ends
+in words of ``problem_words`` is a Problem: a
 property of models or a phenomenon that research studies ("fairness", "gender bias", "AI safety",
 "hate speech", "code-switching"), which the NER reads as a metric or as another term ("gender bias"
 was a Technique in 401 mentions on the ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in
@@ -114,6 +116,8 @@ def decide_types(
             kind = "Dataset"
         elif kind in ("Problem", "Dataset") and last in words.heads:
             kind = "Technique"
+        elif kind == "Dataset" and last in words.actions and " " in key:
+            kind = "Problem"  # "AI-generated image detection": a task, whatever it is done on
         elif kind == "Method" and last in words.techniques and " " in key:
             kind = "Technique"  # "LLM quantization", "quantization-aware training": no one artefact
         weight[key][kind] += confidence
@@ -207,6 +211,8 @@ class _TypeWords(NamedTuple):
     not_problems: tuple[str, ...]
     #: What the key of an edition of one of ``shared_tasks`` matches ("semeval 2019 task 6", "wmt14").
     editions: re.Pattern[str]
+    #: Key spellings of ``task_actions`` ("detection", "segmentation").
+    actions: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -221,7 +227,8 @@ def _type_words() -> _TypeWords:
     series = "|".join(re.escape(w) for w in conf.get("shared_tasks", [])) or "(?!)"
     editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]?\d[\w.]*|{_EDITION_WORDS}))*")
     datasets = tuple(conf.get("dataset_heads", []))
-    return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions)
+    actions = frozenset(norm.surface(w) for w in conf.get("task_actions", []))
+    return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions, actions)
 
 
 def _studied(key: str, problems: tuple[str, ...], not_problems: tuple[str, ...]) -> bool:

@@ -404,6 +404,30 @@ def test_a_mention_ends_where_its_hyphenated_word_ends(nlp):
     assert [t for t, _ in found] == ["GPT-4"]
 
 
+def test_a_count_leaves_its_mention(nlp):
+    # 10,000 arXiv ML papers of 2026: 268 recogniser mentions opened with a count or a factor ("33
+    # models", "2,875 editing tasks", "4.4× expansion", "1,474-pair Maharashtri Prakrit parallel
+    # corpus"), each a concept of one paper
+    text = (
+        "We test 33 models on 2,875 editing tasks with a 4.4× speedup, and release a 1,474-pair Maharashtri "
+        "Prakrit parallel corpus."
+    )
+    found, rules = _spans(nlp, text, [("Method", "33 models"), ("Task", "2,875 editing tasks"),
+                                      ("Metric", "4.4× speedup"),
+                                      ("Material", "1,474-pair Maharashtri Prakrit parallel corpus")])  # fmt: skip
+    # ("models" alone is no concept)
+    assert found == [("editing tasks", "editing task"), ("speedup", "speedup"),
+                     ("Maharashtri Prakrit parallel corpus", "maharashtri prakrit parallel corpus")]  # fmt: skip
+    assert rules == {"count trimmed": 4}
+    # a number that is part of the name stays: a width, a unit, a version, a dimension
+    text = "4-bit quantization, 4 bit quantization, 3D reconstruction, 2-hop reasoning and 10-K filings."
+    found, _ = _spans(nlp, text, [("Method", "4-bit quantization"), ("Method", "4 bit quantization"),
+                                  ("Task", "3D reconstruction"), ("Task", "2-hop reasoning"),
+                                  ("Material", "10-K filings")])  # fmt: skip
+    assert [t for t, _ in found] == ["4-bit quantization", "4 bit quantization", "3D reconstruction",
+                                     "2-hop reasoning", "10-K filings"]  # fmt: skip
+
+
 def test_a_letter_is_no_concept(nlp):
     # 30,000 arXiv ML papers: "R" (14 papers: "R(eference)-Out-of-Model-Scope", "the prefix R"),
     # "N", "Q", "H", "Δ" were concepts

@@ -77,8 +77,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: no phrase, "short-"; 40: a number of dimensions makes no name, "3D representations"; 41: a measure
 #: ends before a value the span stops short of, "F1 of up"; 42: a long form's last word before the same
 #: word is read once, "VLA models" of a vision-language-action model; 43: a placeholder that ends an
-#: abstract gives no concept, "No contact information provided yet.").
-CACHE_FORMAT = 43
+#: abstract gives no concept, "No contact information provided yet."; 44: a count leaves a mention,
+#: "33 models", "2,875 editing tasks").
+CACHE_FORMAT = 44
 
 
 def paper_text(paper: Paper) -> str:

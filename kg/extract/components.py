@@ -81,6 +81,12 @@ _ABOUT = frozenset(["up", "to", "about", "around", "over", "nearly", "approximat
                     "just", "at", "least", "most", "under", "below", "above"])  # fmt: skip
 #: A year, which numbers no value: "Q3 of 2025".
 _YEAR = re.compile(r"(?:19|20)\d\d")
+#: A count or a factor written before what it counts: "33", "2,875", "4.4×", "2×2" (not "4-bit", "3D").
+_COUNT = re.compile(r"\d[\d,.]*(?:[×x]\d*)?")
+#: A number grouped in thousands: "1,474" of "a 1,474-pair corpus" counts what follows its hyphen.
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+#: Words a number before them makes a name of: "4 bit quantization", "2 hop reasoning".
+_NUMBERED = frozenset(["bit", "bits", "d", "hop", "shot", "way", "layer", "layers", "k"])
 #: A web address or the markup of one, which no concept holds.
 _WEB_ADDRESS = re.compile(r"://|\bwww\.|\bhref\b", re.IGNORECASE)
 
@@ -281,6 +287,9 @@ class ConceptSpans:
             tok = doc[start]
             if tok.lower_ in norm.leading or tok.is_punct or tok.lower_ in _POSSESSIVE:
                 start += 1  # (a possessive ending opens a span cut from its possessor: "'s accuracy")
+            elif (counted := _counted(doc, start, end)) > start:
+                rules["count trimmed"] += 1  # "33 models", "2,875 editing tasks", "a 1,474-pair corpus"
+                start = counted
             # "in" of "in-context learning" is no function word: only a word standing alone is
             elif not tok.whitespace_ or end - start == 1:
                 break
@@ -634,6 +643,24 @@ def _words(span: Span) -> list[Span]:
             words.append(span.doc[start : tok.i + 1])
             start = tok.i + 1
     return words
+
+
+def _counted(doc: Doc, start: int, end: int) -> int:
+    """Where a span of tokens ``start:end`` starts without the count it opens with ("33 models", "4.4×
+    speedup", "1,474-pair corpus"), or ``start`` when it opens with none, or is no more than one: a
+    number glued to the next word ("4-bit", "2-hop") or before a word it makes a name of ("4 bit")
+    is part of the name."""
+    tok = doc[start]
+    text = tok.text
+    if not text[:1].isdigit() or not _COUNT.fullmatch(text):
+        return start
+    if tok.whitespace_:
+        after = start + 1
+        return after if after < end and doc[after].lower_ not in _NUMBERED else start
+    after = start + 3  # "1,474-pair": the count, its hyphen and what it counts
+    if _THOUSANDS.fullmatch(text) and after < end and doc[start + 1].text == "-" and doc[start + 2].is_alpha:
+        return after
+    return start
 
 
 def _balanced(span: Span) -> tuple[int, int]:

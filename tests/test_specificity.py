@@ -242,6 +242,8 @@ def test_a_file_that_is_not_a_table_names_itself(tmp_path):
         ("average score", ["average scores"]),
         ("automatic metric", ["automatic metrics"]),
         ("automatic detection", ["automatic detection"]),
+        ("construction", ["construction"]),
+        ("dataset construction", ["dataset construction"]),
         # ... or a class of models so qualified: "general-purpose LLMs" had been the only concept
         # 323 paper links of 10,000 arXiv ML papers of 2026 shared, "open-weight LLMs" 160
         ("general purpose large language model", ["general-purpose large language models", "general-purpose LLMs"]),
@@ -373,6 +375,7 @@ def test_general_academic_phrasings_are_generic(key, forms):
         ("automatic speech recognition", ["automatic speech recognition"]),
         ("anomaly score", ["anomaly scores"]),
         ("score matching", ["score matching"]),
+        ("knowledge graph construction", ["knowledge graph construction"]),
         # an agent's use of tools, in general words (10,000 arXiv ML papers of 2026: 8 "tool use")
         ("tool use", ["tool use", "tool-use"]),
         ("tool learning", ["tool learning"]),

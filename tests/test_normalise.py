@@ -573,6 +573,20 @@ def test_a_short_form_the_run_agrees_on_is_spelled_out_inside_a_long_form():
     assert rules["acronym in a long form spelled out"] == 2
 
 
+def test_a_digit_that_says_to_spells_a_short_form():
+    # 10,000 arXiv ML papers of 2026: "T2I models" (25 mentions) had stood apart from the
+    # "text-to-image (T2I) models" other abstracts define: no initial spelled the 2
+    keys, rules, _ = _run(
+        _paper("a", "Diffusion-based text-to-image (T2I) models and image-to-video (I2V) generation.",
+               ("text-to-image (T2I) models", "text to image model"),
+               ("image-to-video (I2V) generation", "image to video generation")),
+        _paper("b", "We fine-tune T2I models for I2V generation.", ("T2I models", "t2i model"),
+               ("I2V generation", "i2v generation")),
+    )  # fmt: skip
+    assert keys["b"] == ["text to image model", "image to video generation"]
+    assert rules["acronym from the run"] == 2
+
+
 def test_run_strips_generic_heads_from_names_of_the_run():
     keys, rules, out = _run(
         _paper("a", "We fine-tune the BERT model with a neural network model.", ("BERT model", "bert model"),

@@ -180,9 +180,17 @@ def initials(long: str) -> tuple[str, str]:
 
 
 def spelled_by_initials(short: str, window: str) -> str | None:
-    """The fewest words ending ``window`` whose initials spell ``short``, if any."""
+    """The fewest words ending ``window`` whose initials spell ``short``, if any. A 2 inside a short
+    form says "to", a 4 "for": "text-to-image (T2I)", "end-to-end (E2E)".
+
+    >>> spelled_by_initials("T2I", "diffusion-based text-to-image"), spelled_by_initials("I2V", "image-to-video")
+    ('text-to-image', 'image-to-video')
+    >>> spelled_by_initials("T2I", "text and image"), spelled_by_initials("GPT4", "general purpose transformer for")
+    (None, None)
+    """
     want = letters(short)
-    if len(want) < 2 or not want.isalpha():
+    spoken = _SPOKEN_DIGITS.sub(lambda d: _DIGIT_WORDS[d.group()], want)  # "t2i" -> "tti"
+    if len(want) < 2 or not spoken.isalpha():
         return None
     if want[0] not in window.lower():
         return None
@@ -191,12 +199,17 @@ def spelled_by_initials(short: str, window: str) -> str | None:
         parts = _WORD_PARTS.findall(m.group().lower())
         every = "".join(p[0] for p in parts) + every
         kept = "".join(p[0] for p in parts if p not in _SKIPPED) + kept
-        if want in (every, kept):
+        if want in (every, kept) or (spoken != want and spoken == every):
             candidate = window[m.start() :].strip(" ,;:")
             return candidate if candidate.lower() != want else None
-        if len(kept) > len(want) and len(every) > len(want):
+        if len(kept) > len(want) and len(every) > len(spoken):
             return None
     return None
+
+
+#: Digits that stand for a word inside a short form ("T2I", "B4C" no: only between two letters).
+_DIGIT_WORDS = {"2": "t", "4": "f"}
+_SPOKEN_DIGITS = re.compile(r"(?<=[a-z])[24](?=[a-z])")
 
 
 def _is_short_form(s: str) -> bool:

@@ -78,7 +78,8 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: ends before a value the span stops short of, "F1 of up"; 42: a long form's last word before the same
 #: word is read once, "VLA models" of a vision-language-action model; 43: a placeholder that ends an
 #: abstract gives no concept, "No contact information provided yet."; 44: a count leaves a mention,
-#: "33 models", "2,875 editing tasks").
+#: "33 models", "2,875 editing tasks", a 2 in a short form says "to", "text-to-image (T2I)", and no
+#: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation").
 CACHE_FORMAT = 44
 
 

@@ -302,8 +302,15 @@ class Phrases:
                     counts[w] = counts.get(w, 0) + 1
                 heads[lowers[e - 1]] = heads.get(lowers[e - 1], 0) + 1
             last = len(run)
+            # words glued to the next one, as a tokenizer splits one word: "D2T" is "D2" and "T",
+            # "GSM8K" "GSM8" and "K"; a phrase neither starts nor ends inside such a word
+            glued = [run[k][1] == run[k + 1][0] and not spaces[run[k][1] - 1] for k in range(last - 1)]
             for a in range(last):
+                if a and glued[a - 1]:
+                    continue  # "T generation" of "D2T generation"
                 for b in range(a + 1, min(a + max_words, last) + 1):
+                    if b < last and glued[b - 1]:
+                        continue  # "D2" of "D2T"
                     start, end = run[a][0], run[b - 1][1]
                     if end - run[b - 1][0] == 1 and lowers[end - 1] in adjectives:
                         continue  # "Mixture-of-Experts Large" of "... Large Language Models": an adjective ends no name

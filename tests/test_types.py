@@ -140,6 +140,8 @@ SENTENCES = [
     "Positron emission tomography (PET) and CT are important imaging modalities for diagnosing bone infections.",
     # ... and a task read as a Dataset in all its 27 mentions (16 papers)
     "With the rapid advancement of generative models, AI-generated image detection has become increasingly important.",
+    # ... and a family of models named by what they map from and to, read as a named Method (18 papers)
+    "Text-to-image (T2I) models generate images from prompts, and T2I models are hard to control.",
 ]
 
 
@@ -229,6 +231,7 @@ def _types(extractions):
         ("ap", "Metric"),
         ("positron emission tomography", "Dataset"),
         ("ai generated image detection", "Problem"),
+        ("text to image model", "Technique"),
     ],
 )
 def test_concept_types(typed, key, kind):

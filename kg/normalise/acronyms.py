@@ -207,7 +207,7 @@ def spelled_by_initials(short: str, window: str) -> str | None:
     return None
 
 
-#: Digits that stand for a word inside a short form ("T2I", "B4C" no: only between two letters).
+#: Digits that stand for a word inside a short form, between two letters: "T2I", "E2E" (not "GPT4").
 _DIGIT_WORDS = {"2": "t", "4": "f"}
 _SPOKEN_DIGITS = re.compile(r"(?<=[a-z])[24](?=[a-z])")
 

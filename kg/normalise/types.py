@@ -27,14 +27,14 @@ that ends in a technique word names a family, not one artefact: its Method votes
 dataset: all its votes go to Dataset, as do those of an edition of a series of shared tasks
 (``shared_tasks``: "SemEval-2025", "SemEval-2019 Task 6", "WMT14" are benchmarks); a key that ends
 in a word of ``hardware_heads`` ("NVIDIA H100 GPUs", "TPU") names hardware: all its votes go to
-Hardware; a key of two words or more that ends in a task's action (``task_actions``: "AI-generated image
-detection") names a task: its Dataset votes go to Problem. A key the gazetteer does not know that ends
-in words of ``problem_words`` is a Problem: a
-property of models or a phenomenon that research studies ("fairness", "gender bias", "AI safety",
-"hate speech", "code-switching"), which the NER reads as a metric or as another term ("gender bias"
-was a Technique in 401 mentions on the ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in
-407), unless it ends in one of ``not_problems`` ("differential privacy"); so is a field of study
-("robotics", "AI ethics", "computational linguistics"), as "computer vision" is.
+Hardware; a key of two words or more that ends in a task's action (``task_actions``: "AI-generated
+image detection") names a task: its Dataset votes go to Problem. A key the gazetteer does not know
+that ends in words of ``problem_words`` is a Problem: a property of models or a phenomenon that
+research studies ("fairness", "gender bias", "AI safety", "hate speech", "code-switching"), which
+the NER reads as a metric or as another term ("gender bias" was a Technique in 401 mentions on the
+ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in 407), unless it ends in one of
+``not_problems`` ("differential privacy"); so is a field of study ("robotics", "AI ethics",
+"computational linguistics"), as "computer vision" is.
 """
 
 from __future__ import annotations

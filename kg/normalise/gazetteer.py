@@ -151,25 +151,29 @@ class Gazetteer:
 
     def _variant(self, key: str) -> bool:
         """Whether ``key`` is a known dataset's name, then variant words ("swe bench verified")."""
-        words = key.split()
-        for n in range(min(3, len(words) - 1), 0, -1):
-            if " ".join(words[:n]) in self._datasets:
-                return all(DATASET_VARIANT.fullmatch(w) for w in words[n:])
-        return False
+        return _name_then(key.split(), self._datasets, DATASET_VARIANT) is True
 
     def _versioned(self, key: str) -> bool:
         """Whether ``key`` is a model family's name, then version words ("gpt 4o mini", "llama2 7b")."""
         words = key.split()
-        for n in range(min(3, len(words)), 0, -1):
-            family, rest = " ".join(words[:n]), words[n:]
-            if family in self.families:
-                return bool(rest) and all(VERSION_WORD.fullmatch(w) for w in rest)
+        if (named := _name_then(words, self.families, VERSION_WORD)) is not None:
+            return named
         first = words[0] if words else ""
         # a version glued to the name: "qwen2.5", "llama3", "gpt4o"
         for i in range(1, len(first)):
             if first[:i] in self.families and VERSION_WORD.fullmatch(first[i:]) and first[i].isdigit():
                 return all(VERSION_WORD.fullmatch(w) for w in words[1:])
         return False
+
+
+def _name_then(words: list[str], names: frozenset[str], qualifier: re.Pattern[str]) -> bool | None:
+    """Whether ``words`` are a name of ``names`` (its longest, of up to three words) then words that
+    ``qualifier`` matches, one at least; None when they open with no such name."""
+    for n in range(min(3, len(words)), 0, -1):
+        if " ".join(words[:n]) in names:
+            rest = words[n:]
+            return bool(rest) and all(qualifier.fullmatch(w) for w in rest)
+    return None
 
 
 def load_gazetteer(path: str | Path | None = None) -> Gazetteer:

@@ -446,6 +446,23 @@ def test_a_concept_is_named_as_abstracts_spell_it_not_as_title_case_titles_do():
     assert concept["name"] == "Neural Machine Translation"
 
 
+def test_a_sentences_capital_is_no_part_of_a_name_where_the_run_writes_the_word_in_lower_case():
+    # 10,000 arXiv ML abstracts of 2026 had concepts named "Automated essay scoring" and "Graphical user
+    # interface agents": every paper that wrote them opened a sentence with them
+    texts = ["Automated essay scoring is hard. Bayesian optimization helps.", "We use automated grading here.",
+             "We use Bayesian networks here."]  # fmt: skip
+    papers = [Paper(f"p{i}", "T", text, 2026) for i, text in enumerate(texts)]
+    extractions = [
+        Extraction("p0", [_m("Automated essay scoring", "automated essay scoring", "Problem"),
+                          _m("Bayesian optimization", "bayesian optimization", "Method", start=33)]),
+        Extraction("p1", [_m("automated grading", "automated grading", "Problem", start=7)]),
+        Extraction("p2", [_m("Bayesian networks", "bayesian network", "Method", start=7)]),
+    ]  # fmt: skip
+    B = build_graph(papers, extractions)
+    assert B.nodes["concept:automated essay scoring"]["name"] == "automated essay scoring"
+    assert B.nodes["concept:bayesian optimization"]["name"] == "Bayesian optimization"
+
+
 def test_a_concept_is_named_as_papers_call_it_not_as_they_define_its_acronym():
     # every paper defines the acronym once, and then writes the short form or the long one
     sentences = ["Large language models (LLMs) can reason.", "We prompt large language models in context."]

@@ -1079,6 +1079,42 @@ def test_x_of_y_stays_where_the_run_writes_it_so_more_often():
     assert rules["of inverted"] == 0
 
 
+def test_a_gerund_and_its_object_are_the_object_and_the_gerunds_noun():
+    # 10,000 held-out arXiv ML abstracts of 2026: "quantifying uncertainty" (2 papers) stood apart from
+    # "uncertainty quantification" (48), "learning representations" from "representation learning" (52)
+    keys, rules, _ = _run(
+        _paper("a", "Quantifying uncertainty and learning representations for detecting anomalies.",
+               ("Quantifying uncertainty", "quantifying uncertainty"),
+               ("learning representations", "learning representation"), ("detecting anomalies", "detecting anomaly")),
+        _paper("b", "Uncertainty quantification meets representation learning.",
+               ("Uncertainty quantification", "uncertainty quantification"),
+               ("representation learning", "representation learning")),
+        _paper("c", "Uncertainty quantification and representation learning again.",
+               ("Uncertainty quantification", "uncertainty quantification"),
+               ("representation learning", "representation learning")),
+        # a thing named by what it does stays: "reasoning models" are no "model reasoning", however
+        # often the run writes that; a "learning rate" no "rate learning", which the run writes less
+        _paper("d", "Reasoning models tune the learning rate; model reasoning and rate learning.",
+               ("Reasoning models", "reasoning model"), ("learning rate", "learning rate"),
+               ("model reasoning", "model reasoning"), ("rate learning", "rate learning")),
+        _paper("e", "Model reasoning and the learning rate once more.", ("Model reasoning", "model reasoning"),
+               ("learning rate", "learning rate")),
+        known=frozenset({"anomaly detection"}),
+    )  # fmt: skip
+    assert keys["a"] == ["uncertainty quantification", "representation learning", "anomaly detection"]
+    assert keys["d"][:2] == ["reasoning model", "learning rate"]
+    assert rules["object of a gerund turned"] == 3
+
+
+def test_a_gerund_and_its_object_stay_where_the_run_writes_them_so_as_often():
+    keys, rules, _ = _run(
+        _paper("a", "We study detecting jailbreaks.", ("detecting jailbreaks", "detecting jailbreak")),
+        _paper("b", "Jailbreak detection is hard.", ("Jailbreak detection", "jailbreak detection")),
+    )  # fmt: skip
+    assert keys == {"a": ["detecting jailbreak"], "b": ["jailbreak detection"]}
+    assert rules["object of a gerund turned"] == 0
+
+
 def test_an_aliased_acronym_is_read_inside_longer_mentions():
     # the default sample had "llm inference" beside "large language model inference"
     keys, rules, _ = _run(

@@ -11,7 +11,7 @@ import logging
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -151,6 +151,7 @@ def build_graph(
     # in a corpus), an offset, a spelling; and one id per concept, which is each of its edges' key
     # in the graph's adjacency (61,839 ACL papers: 913,331 edges).
     scores, offsets, spellings = OneEach(), OneEach(), OneEach()
+    first_words = _FirstWords()  # how mentions inside sentences write their first words
     concept_ids: dict[str, str] = {}
     # Each paper's extraction is let go once its edges are added (only its relations are kept), so
     # that a caller that hands over the only reference (:func:`kg.pipeline.run.build_stage`) frees
@@ -187,6 +188,8 @@ def build_graph(
             surfaces.add(m.concept, text)
             if m.field == "abstract":
                 in_abstracts.add(m.concept, text)
+                if not _opens_sentence(paper.abstract, m.start):
+                    first_words.add(text)
             types.add(m.concept, m.type)
             seen = best.get(m.concept)
             if seen is None:
@@ -207,7 +210,7 @@ def build_graph(
         B.nodes[node]["n_concepts"] = len(best)
         del found  # before the next paper is read
     names = _distinct_names(surfaces, lambda key: in_abstracts.get(key) or surfaces[key],
-                            lambda key: B.in_degree(concept_ids[key]))  # fmt: skip
+                            lambda key: B.in_degree(concept_ids[key]), lowered=first_words.lowered())  # fmt: skip
     for key in surfaces:
         node = concept_ids[key]
         name = key if names[key] == key else names[key]
@@ -421,6 +424,58 @@ def _forms(d: dict[str, Any]) -> list[str]:
     return [d.get("name") or "", *d.get("aliases", [])]
 
 
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether the mention at ``start`` of ``text`` opens a sentence: the text's start, or after a
+    sentence's end.
+
+    >>> _opens_sentence("Deep nets. Graph models", 11), _opens_sentence("Deep nets. Graph models", 0)
+    (True, True)
+    >>> _opens_sentence("We use Graph models", 7)
+    False
+    """
+    before = text[max(0, start - 3) : start].rstrip()
+    return before[-1:] in (".", "!", "?", ":") if before else start < 3
+
+
+class _FirstWords:
+    """How the run writes the first word of a mention inside a sentence: in lower case ("graphical user
+    interface") or with a capital alone ("Bayesian optimization"); ``lowered`` gives the words written
+    in lower case more often.
+
+    >>> words = _FirstWords()
+    >>> for text in ["graphical models", "Bayesian optimization", "GUI agents", "graph-based methods",
+    ...              "Graphical User Interface (GUI) agents"]:
+    ...     words.add(text)
+    >>> sorted(words.lowered())
+    ['graph', 'graphical']
+    """
+
+    __slots__ = ("_lead",)
+
+    def __init__(self) -> None:
+        self._lead: Counter[str] = Counter()  # word -> times in lower case less times with a capital alone
+
+    def add(self, text: str) -> None:
+        first = _FIRST_WORD.match(text)
+        if first is None:
+            return
+        word = first.group()
+        if word.islower():
+            self._lead[word] += 1
+        elif word[1:].islower() and _CAPITAL_ALONE.match(text):
+            self._lead[word.lower()] -= 1
+
+    def lowered(self) -> frozenset[str]:
+        return frozenset(w for w, n in self._lead.items() if n > 0)
+
+
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+#: A first word with a capital and no capital after it: "Bayesian optimization", "Transformer"; not
+#: a title's way or a definition's ("Graphical User Interface (GUI) agents" is no sign that
+#: "graphical" is a name).
+_CAPITAL_ALONE = re.compile(r"[^\W\d_]+(?:$|[\s-]+[a-z])")
+
+
 def _first_sentence_end(text: str) -> int:
     found = _SENTENCE_END.search(text)
     return found.end() if found else len(text)
@@ -483,7 +538,11 @@ def one_per_pair(edges: list[tuple[str, str, dict]]) -> list[tuple[str, str, dic
 
 
 def _distinct_names(
-    keys: Iterable[str], forms: Callable[[str], Counter[str]], papers: Callable[[str], int]
+    keys: Iterable[str],
+    forms: Callable[[str], Counter[str]],
+    papers: Callable[[str], int],
+    *,
+    lowered: Container[str] = frozenset(),
 ) -> dict[str, str]:
     """Each concept's name (:func:`_concept_name` of its spellings ``forms(key)``), no two alike:
     where concepts would share one, the concept with most papers keeps it and the others are
@@ -499,7 +558,7 @@ def _distinct_names(
     >>> names["large language model serving"], names["large scale language model serving"]
     ('LLM serving', 'large scale language model serving')
     """
-    names = {key: _concept_name(key, forms(key)) for key in keys}
+    names = {key: _concept_name(key, forms(key), lowered=lowered) for key in keys}
     alike: dict[str, list[str]] = defaultdict(list)
     for key, name in names.items():
         alike[name.casefold()].append(key)
@@ -507,11 +566,13 @@ def _distinct_names(
         if len(same) > 1:
             same.sort(key=lambda k: (-papers(k), k))
             for key in same[1:]:
-                names[key] = _concept_name(key, forms(key), spelled_out=True)
+                names[key] = _concept_name(key, forms(key), spelled_out=True, lowered=lowered)
     return names
 
 
-def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -> str:
+def _concept_name(
+    key: str, forms: Counter[str], *, spelled_out: bool = False, lowered: Container[str] = frozenset()
+) -> str:
     """What the papers call the concept: the most frequent form that spells the key out (not an
     acronym of it), unless another form is written :data:`WRITTEN_MORE` times as often ("GPT-4",
     "LSTM", "KV cache"); never a cut form "X (ACRONYM)", which reads only half the name.
@@ -569,6 +630,14 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     >>> _concept_name("bert", Counter({"BERT": 2, "Bert": 1}))
     'BERT'
 
+    A gerund and its object never name the concept of the gerund's noun (rule ``object of a gerund
+    turned``, :mod:`kg.normalise.run`).
+
+    >>> _concept_name("malware detection", Counter({"detecting malware": 2, "Malware Detection": 1}))
+    'Malware Detection'
+    >>> _concept_name("malware detection", Counter({"detecting malware": 2}))
+    'malware detection'
+
     A form capitalised only at a sentence's start counts for the form in lower case: 10,000 arXiv ML
     papers had named RLVR "Reinforcement learning with verifiable rewards".
 
@@ -594,6 +663,19 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     ...     "Neural Ordinary Differential Equation (Neural ODE)": 3, "neural ODEs": 1}))
     'Neural Ordinary Differential Equation'
 
+    ... and so does one on a word that the run writes in lower case where it opens a mention inside a
+    sentence (``lowered``): 10,000 arXiv ML papers of 2026 had named their "Graphical user interface
+    agents" and "Automated essay scoring" so; "Bayesian optimization" keeps its capital.
+
+    >>> lowered = frozenset({"graphical", "automated"})
+    >>> _concept_name("automated essay scoring", Counter({"Automated essay scoring": 2}), lowered=lowered)
+    'automated essay scoring'
+    >>> _concept_name("bayesian optimization", Counter({"Bayesian optimization": 2}), lowered=lowered)
+    'Bayesian optimization'
+    >>> _concept_name("graphical user interface agent", Counter({"Graphical user interface (GUI) agents": 1,
+    ...     "Graphical User Interface (GUI) Agents": 1}), lowered=lowered)
+    'graphical user interface agents'
+
     With ``spelled_out``, the form that spells the key out, however rare, else the key.
     """
     if any("(" in form for form in forms):
@@ -608,10 +690,19 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     def cut(form: str) -> bool:  # the first words of the key alone ("open-"), not a name ("ECG", "Llama-2-7B")
         return key.startswith(f"{form.lower().replace('-', ' ').strip()} ") and not written_as_name(form)
 
+    def turned(form: str) -> bool:  # a gerund and its object ("detecting malware"), not the key's words
+        first = re.split(r"[\s-]", form, maxsplit=1)[0].lower()
+        return first.endswith("ing") and " " in form and first not in key.split()
+
+    def uncapped(name: str) -> str:  # a sentence's capital on a word the run writes in lower case
+        first = re.split(r"[\s-]", name, maxsplit=1)[0]
+        sentence_case = first.isalpha() and first[1:].islower() and name[1:].islower()
+        return name[:1].lower() + name[1:] if sentence_case and first.lower() in lowered else name
+
     if len(forms) == 1 and not spelled_out:  # most concepts: what follows comes to the one form
         (form,) = forms
         bare = _DEFINED_ACRONYM.sub("", form)
-        return bare if bare != form and spells(bare) else key if cut(form) else form
+        return uncapped(bare) if bare != form and spells(bare) else key if cut(form) or turned(form) else uncapped(form)
     cased: Counter[str] = Counter()
     for form, n in forms.items():
         bare = _DEFINED_ACRONYM.sub("", form)
@@ -622,9 +713,9 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     folded: Counter[str] = Counter()
     for members in groups.values():
         for form in members:  # a sentence's capital on a form its papers write in lower case counts for it
-            lowered = form[:1].lower() + form[1:]
-            if lowered != form and lowered in cased and lowered == form.lower():
-                cased[lowered] += cased.pop(form)
+            small = form[:1].lower() + form[1:]
+            if small != form and small in cased and small == form.lower():
+                cased[small] += cased.pop(form)
         members = [f for f in members if f in cased]
         top = min(members, key=lambda f: (-cased[f], f))
         variants = [f for f in members if 4 * cased[f] >= cased[top] and _initials_lowered(f) == _initials_lowered(top)]
@@ -632,7 +723,7 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
         first = re.split(r"[\s-]", name, maxsplit=1)[0]
         if first.isalpha() and first[1:].islower() and name[1:].islower() and any(f[:1].islower() for f in members):
             name = name[:1].lower() + name[1:]  # a sentence's capital on a word its papers write in lower case
-        folded[name] = sum(cased[f] for f in members)
+        folded[uncapped(name)] += sum(cased[f] for f in members)
     last = key.rpartition(" ")[2]
     for form in list(folded):
         rest, _, head = form.rpartition(" ")
@@ -649,7 +740,7 @@ def _concept_name(key: str, forms: Counter[str], *, spelled_out: bool = False) -
     spelled = next((f for f in ranked if spells(f)), None)
     if spelled_out:
         return spelled if spelled is not None else key
-    whole = [f for f in ranked if not cut(f)]
+    whole = [f for f in ranked if not cut(f) and not turned(f)]
     if not whole:
         return key
     written = ([f for f in whole if "(" not in f] or whole)[0]

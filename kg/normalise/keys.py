@@ -126,6 +126,8 @@ class Normaliser:
         self.head_names = tuple(f" {p}" for p in conf.get("head_names", []))
         self.head_synonyms: dict[str, str] = dict(conf.get("head_synonyms", {}))
         self.gerund_heads = frozenset(conf.get("gerund_heads", []))
+        self.gerund_nouns: dict[str, str] = dict(conf.get("gerund_nouns", {}))
+        self.verbal_gerunds = frozenset(conf.get("verbal_gerunds", []))
         self.invariant = frozenset(conf.get("invariant", []))
         #: A word that ends in one of these is no plural either: "wikinews", "astrophysics", "winobias".
         self._invariant_ends = tuple(w for w in self.invariant if len(w) >= 4)
@@ -265,6 +267,29 @@ class Normaliser:
         """ "large language model", "parameter model", "model": what a size is the size of."""
         rest = " ".join(words[1:] if words[:1] == ["parameter"] else words)
         return rest in self.class_heads or rest in self.generic_heads or rest == "language model"
+
+    def nouns_of(self, gerund: str) -> list[str]:
+        """The nouns that may name the doing of ``gerund`` before an object, the likeliest first
+        (``gerund_nouns``, ``verbal_gerunds``; only a noun some key has is ever taken).
+
+        >>> n = Normaliser()
+        >>> n.nouns_of("detecting")[:1], n.nouns_of("learning")[:1], n.nouns_of("synthesizing")[:1]
+        (['detection'], ['learning'], ['synthesis'])
+        >>> "quantification" in n.nouns_of("quantifying"), "alignment" in n.nouns_of("aligning")
+        (True, True)
+        >>> "reasoning" in n.nouns_of("reasoning"), n.nouns_of("thing"), n.nouns_of("model")
+        (False, [], [])
+        """
+        if len(gerund) < 6 or not gerund.endswith("ing"):
+            return []
+        stem = gerund[:-3]
+        nouns = [gerund] if gerund in self.verbal_gerunds else []
+        if gerund in self.gerund_nouns:
+            nouns.append(self.gerund_nouns[gerund])
+        nouns += [f"{stem}ion", f"{stem}ation", f"{stem}al", f"{stem}ment", f"{stem}ement"]
+        if stem.endswith("y"):
+            nouns.append(f"{stem[:-1]}ication")
+        return nouns
 
     def _spell(self, word: str) -> str:
         if word in self.spelling:

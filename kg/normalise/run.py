@@ -1,6 +1,6 @@
 """Keys across a run: what one abstract cannot decide alone.
 
-Seven rules, each a table built from the whole run and applied with dict lookups:
+Eight rules, each a table built from the whole run and applied with dict lookups:
 
 - acronyms: a definition in any abstract serves every abstract that uses the short form bare
   ("PPO" alone gets the key "proximal policy optimization" defined elsewhere); an abstract's own
@@ -37,6 +37,9 @@ Seven rules, each a table built from the whole run and applied with dict lookups
 - "X of Y": "Y X" where that is a concept of the run at least as frequent
   (``inverted_prepositions``): "inference of LLMs" is LLM inference; "mixture of experts" and
   "chain of thought" stay (a few "thought chains" do not turn the ACL corpus's hundreds).
+- "Xing Y": "Y" and the noun of "Xing" (``gerund_nouns``, ``verbal_gerunds``) where that is a known
+  concept or one of the run written more often: "detecting anomalies" is anomaly detection,
+  "learning representations" representation learning; "learning rate" and "reasoning models" stay.
 - generic heads: "X model", "X framework"... (``generic_heads`` in ``config/normalise.toml``)
   become "X" when "X" is a concept of the run or of ``known``, and "X" is not one common word:
   a one-word "X" (however the run spells it: "auto regressive" is "autoregressive") must be
@@ -75,7 +78,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -98,7 +101,7 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 #: A word that may be an acronym: two capitals at least ("PPO", "LLMs", "BiLSTM").
 _ACRONYM = re.compile(r"\b(?=\w*[A-Z]\w*[A-Z])\w+\b")
 #: Rule names, as counted in the run report.
-ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, SYNONYM, CLASS, SELF_RELATION, DOUBLED = (
+ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, OBJECT, HEAD, SYNONYM, CLASS, SELF_RELATION, DOUBLED = (
     "acronym from the run",
     "acronym in a long form spelled out",
     "long form of a known name",
@@ -106,6 +109,7 @@ ACRONYM, SPELLED, NAME, COMPOUND, NUMBER, BASED, INVERTED, HEAD, SYNONYM, CLASS,
     "number of a name folded",
     "based dropped",
     "of inverted",
+    "object of a gerund turned",
     "generic head stripped",
     "head of the same meaning",
     "model class stripped",
@@ -251,6 +255,7 @@ class RunTables:
         inverted: Iterable[str] = (),
         synonyms: Mapping[str, str] | None = None,
         gerund_heads: Iterable[str] = (),
+        nouns: Callable[[str], list[str]] | None = None,
     ) -> list[str]:
         """How ``grown`` (these tables with more papers) would key this run's papers otherwise.
 
@@ -270,6 +275,9 @@ class RunTables:
         >>> grown = RunTables(counts={"decode phase": 1, "decoding phase": 1})
         >>> RunTables(counts={"decode phase": 1}).moved_by(grown, frozenset(), gerund_heads={"phase"})
         ["'decoding phase' is a concept now: 'decode phase' may be read as it"]
+        >>> grown = RunTables(counts={"detecting anomaly": 1, "anomaly detection": 2})
+        >>> RunTables(counts={"detecting anomaly": 1}).moved_by(grown, frozenset(), nouns=Normaliser().nouns_of)
+        ["'anomaly detection' is a concept now: 'detecting anomaly' may be read as it"]
         """
         moved = []
         for short, key in sorted(grown.acronyms.items()):
@@ -288,6 +296,9 @@ class RunTables:
                 before, sep, after = key.partition(f" {prep} ")
                 if sep and before and after:
                     turned[f"{after} {before}"] = key
+            doing, _, rest = key.partition(" ")
+            if rest and nouns is not None:  # "detecting anomaly": "anomaly detection"
+                turned.update((f"{rest} {noun}", key) for noun in nouns(doing))
             before, _, head = key.rpartition(" ")
             if head in gerund_heads:  # "decode phase": "decoding phase"
                 lead, _, word = before.rpartition(" ")
@@ -506,7 +517,8 @@ class _Rekey:
         self.counts = tables.counts  # (a stored run's included)
         #: The rules after the acronyms', in the order they apply, each with the name the report counts it by.
         self._steps = ((COMPOUND, self._closed), (NUMBER, self._number), (BASED, self._unbased),
-                       (INVERTED, self._inverted), (HEAD, self._strip_head), (SYNONYM, self._synonym),
+                       (INVERTED, self._inverted), (OBJECT, self._object_first), (HEAD, self._strip_head),
+                       (SYNONYM, self._synonym),
                        (CLASS, self._strip_class))  # fmt: skip
 
     def __call__(self, m: Mention, own: dict[str, str], rules: Counter[str]) -> str:
@@ -608,6 +620,24 @@ class _Rekey:
                 if turned in self.targets and not self.norm.is_generic(turned) and self._more(turned, key):
                     return turned
                 return key
+        return key
+
+    def _object_first(self, key: str) -> str:
+        """ "Xing Y" is "Y" and the noun of "Xing" (:meth:`~kg.normalise.keys.Normaliser.nouns_of`) where
+        that is a known concept or one the run writes more often: "detecting anomaly" -> "anomaly
+        detection", "learning representation" -> "representation learning"; "learning rate" and
+        "reasoning model" stay."""
+        doing, _, rest = key.partition(" ")
+        if not rest or not doing.endswith("ing") or key in self.known:
+            return key
+        for noun in self.norm.nouns_of(doing):
+            turned, _ = self._fold(f"{rest} {noun}")
+            if (
+                turned in self.targets
+                and not self.norm.is_generic(turned)
+                and (turned in self.known or self._count(turned) > self._count(key))
+            ):
+                return turned
         return key
 
     def _more(self, key: str, than: str) -> bool:

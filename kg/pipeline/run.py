@@ -444,7 +444,9 @@ def _normalise(run: _Run, copying: Future[Any] | None) -> int:
     if update:
         report.normalise = incremental.add_counts(update.state["counts"].get("normalise", {}), report.normalise)
         heads = norm.generic_heads | norm.process_only_heads | set(norm.class_heads)
-        behind = update.tables.moved_by(run.tables, heads, norm.inverted, norm.head_synonyms, norm.gerund_heads)
+        behind = update.tables.moved_by(
+            run.tables, heads, norm.inverted, norm.head_synonyms, norm.gerund_heads, norm.nouns_of
+        )
         for why in behind[:5]:
             log.info("a full run would change stored keys: %s", why)
         report.normalise["stored_keys_behind"] = len(behind)

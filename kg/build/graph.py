@@ -663,6 +663,13 @@ def _concept_name(
     ...     "Neural Ordinary Differential Equation (Neural ODE)": 3, "neural ODEs": 1}))
     'Neural Ordinary Differential Equation'
 
+    One paper in lower case against many with a capital is no sign of a sentence's capital: "Gaussian
+    splatting" had been "gaussian splatting" for one such abstract of 10,000.
+
+    >>> _concept_name("gaussian splatting", Counter({"Gaussian Splatting": 11, "Gaussian splatting": 9,
+    ...                                              "gaussian splatting": 1}))
+    'Gaussian splatting'
+
     ... and so does one on a word that the run writes in lower case where it opens a mention inside a
     sentence (``lowered``): 10,000 arXiv ML papers of 2026 had named their "Graphical user interface
     agents" and "Automated essay scoring" so; "Bayesian optimization" keeps its capital.
@@ -714,14 +721,20 @@ def _concept_name(
     for members in groups.values():
         for form in members:  # a sentence's capital on a form its papers write in lower case counts for it
             small = form[:1].lower() + form[1:]
-            if small != form and small in cased and small == form.lower():
+            if small != form and small in cased and small == form.lower() and 4 * cased[small] >= cased[form]:
                 cased[small] += cased.pop(form)
         members = [f for f in members if f in cased]
         top = min(members, key=lambda f: (-cased[f], f))
         variants = [f for f in members if 4 * cased[f] >= cased[top] and _initials_lowered(f) == _initials_lowered(top)]
         name = min(variants, key=lambda f: (sum(c.isupper() for c in f), -cased[f], f))
         first = re.split(r"[\s-]", name, maxsplit=1)[0]
-        if first.isalpha() and first[1:].islower() and name[1:].islower() and any(f[:1].islower() for f in members):
+        small_first = sum(cased[f] for f in members if f[:1].islower())
+        if (
+            first.isalpha()
+            and first[1:].islower()
+            and name[1:].islower()
+            and 4 * small_first >= sum(cased[f] for f in members if not f[:1].islower())
+        ):
             name = name[:1].lower() + name[1:]  # a sentence's capital on a word its papers write in lower case
         folded[uncapped(name)] += sum(cased[f] for f in members)
     last = key.rpartition(" ")[2]

@@ -79,8 +79,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: word is read once, "VLA models" of a vision-language-action model; 43: a placeholder that ends an
 #: abstract gives no concept, "No contact information provided yet."; 44: a count leaves a mention,
 #: "33 models", "2,875 editing tasks", a 2 in a short form says "to", "text-to-image (T2I)", and no
-#: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation").
-CACHE_FORMAT = 44
+#: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation"; 45: a
+#: time that says when is no concept, "at inference time").
+CACHE_FORMAT = 45
 
 
 def paper_text(paper: Paper) -> str:

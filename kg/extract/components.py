@@ -159,6 +159,9 @@ class ConceptSpans:
                 span = self._before_value(span, rules)
             if span is None or len(span) > self.max_words:
                 continue
+            if a_time(doc, span.start, span.end):
+                rules["a time, not a concept"] += 1
+                continue
             for piece in self._at_verbs(span, rules):
                 spans += self._concepts(piece, label, full, defined, rules)
         doc.spans[self.spans_key] = spans
@@ -754,6 +757,25 @@ def known_text(doc: Doc, text: str) -> Doc:
     (spaCy's tokenizer keeps every character: ``doc.text == text``)."""
     doc.user_data[_TEXT] = text
     return doc
+
+
+def a_time(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` of ``doc`` say when something happens, not what: a time after "at" or
+    "during" ("at inference time", "during training time"; 76 of the 109 "inference time" mentions of
+    10,000 arXiv ML abstracts of 2026, a concept of 124 papers). "Reduction in inference time" is a
+    measure and stays.
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("Guided at inference time, it cuts inference time and test-time compute.")
+    >>> a_time(doc, 2, 4), a_time(doc, 7, 9)
+    (True, False)
+    """
+    lower = lower_forms(doc)
+    return start > 0 and lower[end - 1] == "time" and end - start > 1 and lower[start - 1] in _WHEN
+
+
+#: Words before a time that say when ("at inference time").
+_WHEN = frozenset(["at", "during"])
 
 
 def lower_forms(doc: Doc) -> list[str]:

@@ -28,7 +28,15 @@ from spacy.vocab import Vocab
 
 from kg.config import config_path
 from kg.errors import ConfigError
-from kg.extract.components import CONTEXT_CONFIDENCE, CUE_CONFIDENCE, SPANS_KEY, Roles, doc_text, verb_with_object
+from kg.extract.components import (
+    CONTEXT_CONFIDENCE,
+    CUE_CONFIDENCE,
+    SPANS_KEY,
+    Roles,
+    a_time,
+    doc_text,
+    verb_with_object,
+)
 from kg.normalise import Normaliser
 from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.keys import keeps_plural, unaccented, written_as_name
@@ -170,6 +178,8 @@ class Phrases:
             known = self.gazetteer.type_of(key)
             label = known or self._type(key, cands.text(i))
             for start, end in cands.occurrences[i]:
+                if a_time(doc, start, end):  # "at inference time": when, not what
+                    continue
                 span = Span(doc, start, end, label=label)
                 span.id_ = key
                 ext = span._

@@ -1182,6 +1182,23 @@ def test_no_run_long_form_inside_a_name_of_several_parts_or_for_a_numeral():
     ]
 
 
+def test_a_known_name_of_several_parts_takes_no_long_form_for_its_parts():
+    # 10,000 arXiv ML abstracts of 2026: with CXR agreed on as chest X-ray and MT as machine translation,
+    # "MIMIC-CXR" (12 papers) was keyed "mimic chest x ray", a Method, and "MT-Bench" "machine translation bench"
+    defining = [
+        _paper(f"a{i}", "Chest X-ray (CXR) reports and machine translation (MT).",
+               ("Chest X-ray (CXR)", "chest x ray"), ("machine translation (MT)", "machine translation"))
+        for i in range(2)
+    ]  # fmt: skip
+    using = _paper("b", "We train on MIMIC-CXR, score on MT-Bench, and read CXR images.",
+                   ("MIMIC-CXR", "mimic cxr"), ("MT-Bench", "mt bench"), ("CXR images", "cxr image"))  # fmt: skip
+    keys, _, _ = _run(*defining, using, known=frozenset({"mimic cxr", "mt bench"}))
+    assert keys["b"] == ["mimic cxr", "mt bench", "chest x ray image"]
+    # a name the gazetteer does not know is read as before
+    keys, _, _ = _run(*defining, using)
+    assert keys["b"][:2] == ["mimic chest x ray", "machine translation bench"]
+
+
 def test_a_name_of_several_parts_many_write_bare_is_not_one_abstracts_long_form():
     # the ACL corpus: one abstract's "recall-oriented understudy for gisting evaluation (ROUGE-L)" keyed
     # the ROUGE-L of every other abstract by that long form; the papers that wrote "ROUGE-L" without

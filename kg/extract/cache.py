@@ -80,8 +80,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: abstract gives no concept, "No contact information provided yet."; 44: a count leaves a mention,
 #: "33 models", "2,875 editing tasks", a 2 in a short form says "to", "text-to-image (T2I)", and no
 #: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation"; 45: a
-#: time that says when is no concept, "at inference time").
-CACHE_FORMAT = 45
+#: time that says when is no concept, "at inference time"; 46: a disease is a problem, "Alzheimer's
+#: disease").
+CACHE_FORMAT = 46
 
 
 def paper_text(paper: Paper) -> str:

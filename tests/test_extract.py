@@ -341,6 +341,21 @@ def test_acronym_in_brackets_is_not_read_twice(nlp):
     assert found == [("natural language processing (NLP) tasks", "natural language processing task")]
 
 
+def test_an_acronym_in_brackets_before_a_hyphen_is_a_word_of_its_own(nlp):
+    # 114 of 10,000 arXiv ML abstracts of 2026 write "(LLM)-based agents": the tokenizer had made
+    # "LLM)-based" one word, and the agents were lost ("large language model" alone)
+    text = "Although large language model (LLM)-based agents are strong, (DRL)-driven control fails."
+    assert [t.text for t in nlp.make_doc(text)][4:10] == ["(", "LLM", ")", "-", "based", "agents"]
+    (found,) = extract([Paper("a", "", text)], nlp=nlp)
+    keys = {m.concept for m in found.mentions}
+    assert "large language model based agent" in keys
+    # the end of such a word opens no phrase: no "based agents", no "driven control"
+    assert not any(k.startswith(("based", "driven")) for k in keys)
+    # ... nor a mention: "based design" of "BIM (Building Information Modeling)-based design" is a design
+    text = "BIM (Building Information Modeling)-based design drives the sector."
+    assert set(_annotated(nlp, text, [("Method", "based design")])) == {"design"}
+
+
 def test_an_aside_in_brackets_is_no_part_of_the_key(nlp):
     # the ACL corpus: "sequence-to-sequence (seq2seq) models" was keyed "sequence to sequence
     # seq2seq model" (57 mentions): "seq2seq" spells no initials, so it is no definition

@@ -81,8 +81,8 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: "33 models", "2,875 editing tasks", a 2 in a short form says "to", "text-to-image (T2I)", and no
 #: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation"; 45: a
 #: time that says when is no concept, "at inference time"; 46: a disease is a problem, "Alzheimer's
-#: disease").
-CACHE_FORMAT = 46
+#: disease"; 47: an acronym in brackets before a hyphen is a word of its own, "(LLM)-based agents").
+CACHE_FORMAT = 47
 
 
 def paper_text(paper: Paper) -> str:

@@ -140,6 +140,7 @@ class ConceptSpans:
                 span = self._whole_word_end(_whole_word_start(span, spans[-1].end if spans else 0, rules), rules)
                 # what the NER found in the rest of the word ("play nature" of "plug-and-play nature") is in it
                 covered = max(covered, span.end_char if span.end > ent.end else 0)
+                span = _after_bracketed(span, rules)
             if span is not None and span.end_char < long_forms.get(span.start_char, 0):
                 # the start of a long form is the long form: "Bidirectional Encoder Representations"
                 # of "Bidirectional Encoder Representations from Transformers (BERT)"
@@ -587,6 +588,27 @@ def _whole_word_start(span: Span, taken: int, rules: Counter[str]) -> Span:
         return span
     rules["hyphenated word completed"] += 1
     return doc[start : span.end]
+
+
+def _after_bracketed(span: Span | None, rules: Counter[str]) -> Span | None:
+    """``span`` without a first word that ends a word begun in brackets: "based design" of "BIM
+    (Building Information Modeling)-based design" is a design (rule ``bracketed word's end cut``).
+
+    >>> from spacy.vocab import Vocab
+    >>> words = ["BIM", "(", "Modeling", ")", "-", "based", "design"]
+    >>> doc = Doc(Vocab(), words=words, spaces=[True, False, False, False, False, True, False])
+    >>> [_after_bracketed(span, Counter()) for span in (doc[5:7], doc[5:6], doc[0:1])]
+    [design, None, BIM]
+    """
+    if span is None:
+        return None
+    doc, start = span.doc, span.start
+    if start < 2 or doc[start - 1].text not in _HYPHENS or doc[start - 2].text not in (")", "]"):
+        return span
+    if doc[start - 1].whitespace_ or doc[start - 2].whitespace_:
+        return span
+    rules["bracketed word's end cut"] += 1
+    return doc[start + 1 : span.end] if len(span) > 1 else None
 
 
 def _closing(tokens: Sequence[Token], i: int) -> int | None:

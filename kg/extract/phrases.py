@@ -102,6 +102,10 @@ class _Word(NamedTuple):
     titlecase: bool
 
 
+#: Brackets that close a word's first part: "(LLM)-based".
+_CLOSING = frozenset([")", "]"])
+
+
 @dataclass
 class Candidates:
     """The distinct candidate phrases of a document: words, where each occurs, features by row."""
@@ -235,6 +239,14 @@ class Phrases:
                 if words:
                     runs.append(words)
                     words = []
+            if i >= 2 and cased[i - 1] == "-" and cased[i - 2] in _CLOSING and not spaces[i - 2] and not spaces[i - 1]:
+                # "based" of "(LLM)-based agents", "driven" of "(DRL)-driven control": the end of a word
+                # whose first part is in brackets, no phrase's first word ("driven control")
+                join = False
+                if words:
+                    runs.append(words)
+                    words = []
+                continue
             hyphen_next = not spaces[i] and i + 1 < n and cased[i + 1] == "-"
             if join and lower in function and not blocked[i] and hyphen_next:
                 # ... and so do the function words inside such a word: "mixture-of-experts".

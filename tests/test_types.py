@@ -142,6 +142,13 @@ SENTENCES = [
     "With the rapid advancement of generative models, AI-generated image detection has become increasingly important.",
     # ... and a family of models named by what they map from and to, read as a named Method (18 papers)
     "Text-to-image (T2I) models generate images from prompts, and T2I models are hard to control.",
+    # arXiv ML of 2026 (records 120,001-130,000): a knowledge base read as a Technique, a kind of
+    # attention as a Problem (14 papers) and a disease as a Method (12)
+    "Instead, we construct it using real-world SPARQL queries sent to the Wikidata Query Service and generate "
+    "questions for them.",
+    "Many training-free sparse attention methods are effective for accelerating diffusion models.",
+    "As the prevalence of Alzheimer's disease (AD) rises, improving mechanistic insight from non-invasive "
+    "biomarkers is increasingly critical.",
 ]
 
 
@@ -213,6 +220,9 @@ def _types(extractions):
         ("prompt engineering", "Technique"),
         ("knowledge graph", "Technique"),
         ("eeg", "Dataset"),
+        ("wikidata", "Dataset"),
+        ("sparse attention", "Technique"),
+        ("alzheimer's disease", "Problem"),
         ("social media", "Dataset"),
         ("frechet inception distance", "Metric"),
         ("optical character recognition", "Problem"),

@@ -56,9 +56,9 @@ _TECHNIQUE_HEADS = frozenset(
 )
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.']*[A-Za-z0-9+]|[A-Za-z0-9]")
 
-#: Datasets and benchmarks, the last line the agent, reasoning and generation benchmarks of 2025-2026
+#: Datasets and benchmarks, the last lines the agent, reasoning and generation benchmarks of 2025-2026
 #: that abstracts name without "benchmark" after them, so that mining misses them ("BrowseComp" had been
-#: a Method of 10 of 10,000 arXiv ML papers of 2026).
+#: a Method of 10 of 10,000 arXiv ML papers of 2026), and the knowledge bases ("Wikidata" a Technique).
 CURATED_DATASETS = """ImageNet, CIFAR-10, CIFAR-100, MNIST, Fashion-MNIST, SVHN, COCO, MS COCO, Pascal VOC,
 Cityscapes, ADE20K, KITTI, nuScenes, Visual Genome, CelebA, LSUN, Omniglot, miniImageNet,
 SQuAD, SQuAD 2.0, GLUE, SuperGLUE, MMLU, GSM8K, HumanEval, MBPP, BIG-bench, HellaSwag,
@@ -80,7 +80,8 @@ Matterport3D, nuPlan, Waymo Open Dataset, YouTube-VOS, Objects365, OpenImages, P
 CUB-200-2011, Stanford Cars, Oxford Flowers, Food-101, Caltech-101, STL-10, DomainNet, Office-31,
 Office-Home, VisDA, AFHQ, LSUN Bedroom,
 BrowseComp, LiveCodeBench, SimpleQA, Humanity's Last Exam, Terminal-Bench, miniF2F, tau-bench, AndroidWorld,
-ScreenSpot, HealthBench, VBench, DPG-Bench, T2I-CompBench, MMBench, VSI-Bench""".replace("\n", " ")
+ScreenSpot, HealthBench, VBench, DPG-Bench, T2I-CompBench, MMBench, VSI-Bench,
+Wikidata, Freebase, DBpedia, ConceptNet, YAGO""".replace("\n", " ")
 CURATED_METRICS = """BLEU, ROUGE, ROUGE-L, ROUGE-1, ROUGE-2, METEOR, CIDEr, SPICE, chrF, TER, BERTScore, BLEURT,
 COMET, F1, F1 score, F1-score, F-score, F-measure, macro F1, micro F1, accuracy, top-1 accuracy,
 top-5 accuracy, precision, recall, perplexity, AUC, AUROC, ROC AUC, mAP, mean average precision,
@@ -97,7 +98,8 @@ SLO attainment, peak signal-to-noise ratio,
 structural similarity, structural similarity index, structural similarity index measure, Frechet Inception
 Distance, learned perceptual image patch similarity, root mean square error, root mean squared error, area
 under the curve, area under the ROC curve, normalized discounted cumulative gain, expected calibration error,
-Dice coefficient, Dice score, bits per character, bits per byte, AP, AP50, AP75, average precision""".replace("\n", " ")
+Dice coefficient, Dice score, bits per character, bits per byte, AP, AP50, AP75, average precision,
+FActScore""".replace("\n", " ")
 
 #: Where a study's data comes from, signals and images it records (typed Dataset, as "EEG signals"
 #: and "EEG data" are): a named method they are not, though their acronyms read as names ("EEG",

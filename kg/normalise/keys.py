@@ -355,7 +355,13 @@ def keeps_final_s(text: str) -> bool:
 
     >>> keeps_final_s("RKHS"), keeps_final_s("OntoNotes"), keeps_final_s("LLMs"), keeps_final_s("notes")
     (True, True, False, False)
+
+    Read unaccented, as keys are: "aAés" is keyed "aaes", as "aAes" is.
+
+    >>> keeps_final_s("aAés")
+    True
     """
+    text = unaccented(text)
     return bool(_CAPS_S.search(text) or _NAME_S.search(text))
 
 

@@ -590,6 +590,10 @@ def _whole_word_start(span: Span, taken: int, rules: Counter[str]) -> Span:
     return doc[start : span.end]
 
 
+#: Brackets that close a word's first part: "(LLM)-based".
+CLOSING_BRACKETS = frozenset([")", "]"])
+
+
 def _after_bracketed(span: Span | None, rules: Counter[str]) -> Span | None:
     """``span`` without a first word that ends a word begun in brackets: "based design" of "BIM
     (Building Information Modeling)-based design" is a design (rule ``bracketed word's end cut``).
@@ -603,7 +607,7 @@ def _after_bracketed(span: Span | None, rules: Counter[str]) -> Span | None:
     if span is None:
         return None
     doc, start = span.doc, span.start
-    if start < 2 or doc[start - 1].text not in _HYPHENS or doc[start - 2].text not in (")", "]"):
+    if start < 2 or doc[start - 1].text not in _HYPHENS or doc[start - 2].text not in CLOSING_BRACKETS:
         return span
     if doc[start - 1].whitespace_ or doc[start - 2].whitespace_:
         return span

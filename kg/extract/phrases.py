@@ -29,6 +29,7 @@ from spacy.vocab import Vocab
 from kg.config import config_path
 from kg.errors import ConfigError
 from kg.extract.components import (
+    CLOSING_BRACKETS,
     CONTEXT_CONFIDENCE,
     CUE_CONFIDENCE,
     SPANS_KEY,
@@ -100,10 +101,6 @@ class _Word(NamedTuple):
     word: bool  # letters, digits and its own hyphens: "GPT-3", not "Russia).We"
     lowercase: bool
     titlecase: bool
-
-
-#: Brackets that close a word's first part: "(LLM)-based".
-_CLOSING = frozenset([")", "]"])
 
 
 @dataclass
@@ -239,7 +236,7 @@ class Phrases:
                 if words:
                     runs.append(words)
                     words = []
-            if i >= 2 and cased[i - 1] == "-" and cased[i - 2] in _CLOSING and not spaces[i - 2] and not spaces[i - 1]:
+            if i >= 2 and cased[i - 1] == "-" and cased[i - 2] in CLOSING_BRACKETS and not any(spaces[i - 2 : i]):
                 # "based" of "(LLM)-based agents", "driven" of "(DRL)-driven control": the end of a word
                 # whose first part is in brackets, no phrase's first word ("driven control")
                 join = False

@@ -280,16 +280,12 @@ class Normaliser:
         >>> "reasoning" in n.nouns_of("reasoning"), n.nouns_of("thing"), n.nouns_of("model")
         (False, [], [])
         """
-        if len(gerund) < 6 or not gerund.endswith("ing"):
+        nouns = list(nouns_of_action(gerund))
+        if not nouns:
             return []
-        stem = gerund[:-3]
-        nouns = [gerund] if gerund in self.verbal_gerunds else []
         if gerund in self.gerund_nouns:
-            nouns.append(self.gerund_nouns[gerund])
-        nouns += [f"{stem}ion", f"{stem}ation", f"{stem}al", f"{stem}ment", f"{stem}ement"]
-        if stem.endswith("y"):
-            nouns.append(f"{stem[:-1]}ication")
-        return nouns
+            nouns.insert(0, self.gerund_nouns[gerund])
+        return [gerund, *nouns] if gerund in self.verbal_gerunds else nouns
 
     def _spell(self, word: str) -> str:
         if word in self.spelling:
@@ -346,6 +342,21 @@ def _unaccented_letter(char: str) -> str:
     parts = unicodedata.normalize("NFD", char)
     base, marks = parts[0], parts[1:]
     return base if marks and base.isascii() and all(unicodedata.combining(m) for m in marks) else char
+
+
+def nouns_of_action(word: str) -> tuple[str, ...]:
+    """The nouns that may name the action of a verb's -ing form, made by their endings: "detecting" ->
+    "detection", "optimizing" -> "optimization", "classifying" -> "classification", "deploying" ->
+    "deployment" (a caller keeps those that are words it knows).
+
+    >>> nouns_of_action("detecting")[0], "classification" in nouns_of_action("classifying"), nouns_of_action("thing")
+    ('detection', True, ())
+    """
+    if not word.endswith("ing") or len(word) < 6:
+        return ()
+    stem = word[:-3]
+    nouns = (f"{stem}ion", f"{stem}ation", f"{stem}ment", f"{stem}ement")
+    return (*nouns, f"{stem[:-1]}ication") if stem.endswith("y") else nouns
 
 
 def keeps_final_s(text: str) -> bool:

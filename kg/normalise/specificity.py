@@ -32,7 +32,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from kg.config import config_path
 from kg.errors import ConfigError
-from kg.normalise.keys import Normaliser
+from kg.normalise.keys import Normaliser, nouns_of_action
 
 #: The shipped table, in ``config/``.
 TABLE = "refdf.tsv.gz"
@@ -310,7 +310,7 @@ class GenericTerms:
             return True  # "machine learning models", "artificial intelligence solutions", "AI development"
         if self._kind_by_property(words):
             return True  # "training-free framework", "LLM-based framework", "open-source LLMs"
-        if len(words) == 1 and any(noun in self.words for noun in _nouns_of_action(key)):
+        if len(words) == 1 and any(noun in self.words for noun in nouns_of_action(key)):
             return True  # "detecting" (of "detecting and mitigating hallucinations"), as "detection" is
         return self._general(words)
 
@@ -473,16 +473,6 @@ class GenericTerms:
 #: Endings of participles and adjectives that an adverb in -ly qualifies: "fully automated", "cognitively
 #: demanding", "socially intelligent", "differentially private", "statistically optimal".
 _PARTICIPLE_ENDINGS = ("ed", "ing", "ent", "ant", "ate", "al", "ful", "less")
-
-
-def _nouns_of_action(word: str) -> tuple[str, ...]:
-    """The nouns that may name the action of a verb's -ing form: "detecting" -> "detection", "optimizing"
-    -> "optimization", "classifying" -> "classification", "deploying" -> "deployment"."""
-    if not word.endswith("ing") or len(word) < 7:
-        return ()
-    stem = word[:-3]
-    nouns = (f"{stem}ion", f"{stem}ation", f"{stem}ment", f"{stem}ement")
-    return (*nouns, f"{stem[:-1]}ication") if stem.endswith("y") else nouns
 
 
 def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = None,

@@ -484,6 +484,43 @@ def test_a_short_form_many_papers_write_and_few_define_is_a_name():
     assert rules["acronym from the run"] == 45
 
 
+def test_one_abstracts_long_form_of_two_letters_or_of_its_titles_name_serves_no_other():
+    # 10,000 arXiv ML abstracts of 2025: one abstract's "expected utility (EU)" had keyed the EU of
+    # 19 others (the European Union's AI Act), "talking face (TF)" 15, "cognitive distortion (CD)" 12;
+    # "PRISM: Robust VLM Alignment with Principled Reasoning for Integrated Safety in Multimodality"
+    # names its own system, and its long form had keyed the PRISM of 7 others
+    from kg.records import Paper
+
+    eu = "A decision maker maximises expected utility (EU) under risk."
+    prism_paper, prism = _paper("prism", "We propose Principled Reasoning for Integrated Safety in Multimodality "
+                                "(PRISM), an alignment method.", ("PRISM", "principled reasoning for integrated safety "
+                                                                  "in multimodality"))  # fmt: skip
+    prism_paper = Paper("prism", "PRISM: Robust VLM Alignment", prism_paper.abstract)
+    keys, _, _ = _run(
+        _paper("eu", eu, ("expected utility (EU)", "expected utility")),
+        _paper("act", "The EU AI Act regulates high-risk AI systems.", ("EU AI Act", "eu ai act"), ("EU", "eu")),
+        (prism_paper, prism),
+        _paper("bare", "PRISM segments cells in microscopy.", ("PRISM", "prism")),
+        # an abstract's long form of three letters and more serves the others, as two agreeing abstracts do
+        _paper("ecg", "The electrocardiogram (ECG) records the heart.",
+               ("electrocardiogram (ECG)", "electrocardiogram")),
+        _paper("wear", "ECG signals from wearables.", ("ECG signals", "ecg signal")),
+        *[_paper(f"td{i}", "Temporal difference (TD) learning bootstraps.",
+                 ("Temporal difference (TD) learning", "temporal difference learning")) for i in range(2)],
+        _paper("rl", "TD targets are noisy.", ("TD targets", "td target")),
+        # nor, however many define it, an acronym of everyday language: two abstracts' "Universal
+        # Reinforcement Learning (URL)" had keyed the URLs of 7 others
+        *[_paper(f"url{i}", "We study Universal Reinforcement Learning (URL) in coalgebras.",
+                 ("Universal Reinforcement Learning (URL)", "universal reinforcement learning")) for i in range(2)],
+        _paper("code", "Code is available at the following URL.", ("URL", "url")),
+    )  # fmt: skip
+    assert keys["code"] == ["url"]
+    assert keys["act"] == ["eu ai act", "eu"] and keys["bare"] == ["prism"]
+    assert keys["eu"] == ["expected utility"]
+    assert keys["prism"] == ["principled reasoning for integrated safety in multimodality"]
+    assert keys["wear"] == ["electrocardiography signal"] and keys["rl"] == ["temporal difference target"]
+
+
 def test_no_definition_expands_an_acronym_an_alias_names_a_concept_by():
     norm = Normaliser()
     assert norm.resolve("BLEU", "bilin gual evaluation understudy") == "bleu"
@@ -818,6 +855,14 @@ def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
                ("Multi-agent systems", "multi agent system"), ("multi-agent", "multi agent")),
     )  # fmt: skip
     assert keys["e"] == ["multi agent system", "multi agent"]
+    # nor a bound prefix that a name of the run spells: 10,000 arXiv ML papers of 2025, one of them on
+    # the benchmark SUB, had made the "sub-models" of 6 others "sub"
+    keys, _, _ = _run(
+        _paper("e2", "We introduce SUB, a benchmark. SUB tests concept models.", ("SUB", "sub")),
+        _paper("e3", "Split learning trains sub-models in parallel and merges sub-models.",
+               ("sub-models", "sub model")),
+    )  # fmt: skip
+    assert keys["e2"] == ["sub"] and keys["e3"] == ["sub model"]
     # nor what ends in an adjective: on ACL, "end-to-end models", "fine-tuned models", "zero-shot
     # models", "recurrent neural models" and "multilingual large models" had become "end to end"
     # (478 papers), "fine tuned" (300), "zero shot" (281), "recurrent neural" and "multilingual large"

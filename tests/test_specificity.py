@@ -543,6 +543,22 @@ def test_papers_sharing_only_generic_concepts_are_not_linked():
                                                                       "concept:speech recognition")  # fmt: skip
 
 
+def test_a_numbered_part_of_a_shared_task_links_no_papers():
+    # 5,000 ACL papers of 2022-2023: "HW-TSC at SemEval-2022 Task 7" and "McRock at SemEval-2022 Task 4"
+    # had been linked by "sub-task 2" alone, 50 such links resting on labels of different tasks
+    B = _papers({
+        "a": [("sub-task 2", "addresses"), ("Subtask B", "addresses"), ("plausible clarifications", "addresses")],
+        "b": [("Sub-task 2", "addresses"), ("subtask B", "addresses"), ("patronizing language detection", "addresses")],
+        "c": [("Task 1a", "addresses"), ("subtasks 1A and 1B", "addresses"), ("Task7", "addresses")],
+        "d": [("task 1A", "addresses"), ("task vectors", "uses"), ("Track 3", "addresses")],
+    })  # fmt: skip
+    generic = {c: B.nodes[c].get("generic") for c in B if c.startswith("concept:")}
+    assert all(generic[f"concept:{k}"] for k in ("sub task 2", "subtask b", "task 1a", "subtasks 1a and 1b", "task7",
+                                                   "track 3"))  # fmt: skip
+    assert not generic["concept:task vector"] and not generic["concept:plausible clarification"]
+    assert link_papers(B, max_df=1.0).number_of_edges() == 0
+
+
 def test_an_acronym_names_a_concept_of_general_words_only_if_its_papers_write_it():
     # the arXiv ML corpus: one paper's "classification (CFC)" had kept "classification" (3,240
     # papers) from being generic, a few "pre-trained models (PTMs)" "pretrained model" (1,907)

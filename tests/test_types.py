@@ -149,6 +149,12 @@ SENTENCES = [
     "Many training-free sparse attention methods are effective for accelerating diffusion models.",
     "As the prevalence of Alzheimer's disease (AD) rises, improving mechanistic insight from non-invasive "
     "biomarkers is increasingly critical.",
+    # arXiv ML of 2025 (records 70,001-80,000): ways of training and of combining models read as
+    # Problems ("flow matching" of 38 papers, "model merging" of 13, "continual pre-training" of 9)
+    "Flow matching has emerged as a compelling generative modeling approach that is widely used across domains.",
+    "Model merging techniques have emerged as particularly promising solutions in this domain.",
+    "Finally, we outline open problems and future directions, including continual pre-training and compositional "
+    "zero-shot learning.",
 ]
 
 
@@ -222,6 +228,9 @@ def _types(extractions):
         ("eeg", "Dataset"),
         ("wikidata", "Dataset"),
         ("sparse attention", "Technique"),
+        ("flow matching", "Technique"),
+        ("model merging", "Technique"),
+        ("continual pretraining", "Technique"),
         ("alzheimer's disease", "Problem"),
         ("social media", "Dataset"),
         ("frechet inception distance", "Metric"),
@@ -305,6 +314,19 @@ def test_an_edition_of_a_shared_task_is_a_dataset():
              ("trec covid", "Problem", 1.0)]  # fmt: skip
     assert decide_types(votes) == {"semeval 2025": "Dataset", "semeval 2019 task": "Dataset", "wmt14": "Dataset",
                                    "semeval 2025 task 3 mu shroom": "Problem", "trec covid": "Problem"}  # fmt: skip
+    # one held at a venue: "LT-EDI-ACL2022" had been a Method of 26 of 5,000 ACL papers of 2022-2023, "SocialDisNER"
+    # and "MEDIQA-Chat" of 11; "editor" is no edition
+    votes = [
+        ("edi acl2022", "Method", 0.5),
+        ("lt edi acl2022", "Method", 0.5),
+        ("socialdisner", "Method", 0.5),
+        ("mediqa chat", "Method", 0.5),
+        ("sigmorphon 2022 shared task", "Problem", 0.5),
+        ("editor", "Method", 0.5),
+    ]
+    assert decide_types(votes) == {"edi acl2022": "Dataset", "lt edi acl2022": "Dataset", "socialdisner": "Dataset",
+                                   "mediqa chat": "Dataset", "sigmorphon 2022 shared task": "Dataset",
+                                   "editor": "Method"}  # fmt: skip
 
 
 def test_a_key_ending_in_a_benchmark_word_is_a_dataset():

@@ -249,6 +249,9 @@ class GenericTerms:
     #: Those second parts of compound adjectives ("source", "weight", "purpose"; not "based" or "aware":
     #: "diffusion-based LMs", "speech-aware LLMs" are kinds).
     class_properties: frozenset[str] = frozenset()
+    #: A key that is one of ``numbered_parts`` and labels only ("subtask b", "task 1a", "task7"):
+    #: see :meth:`is_generic`. Matches nothing when there are none.
+    numbered: re.Pattern[str] = re.compile("(?!)")
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -282,8 +285,8 @@ class GenericTerms:
         >>> g.is_generic("end to end", ["end-to-end"]), g.is_generic("sentence level", ["sentence level"])
         (True, False)
         """
-        if key in self.fields:
-            return True
+        if key in self.fields or self.numbered.fullmatch(key):
+            return True  # "subtask b", "sub task 2": a label of a part of a shared task
         words = key.split()
         if not words or key in self.known:
             return False
@@ -505,13 +508,14 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         reuse_min = float(conf.get("reuse_min", math.inf))
         reuse_share = float(conf.get("reuse_share", 1.0))
         not_adverbs = frozenset(str(w) for w in conf.get("not_adverbs", []))
+        parts = [str(w) for w in conf.get("numbered_parts", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
             f", kind_classes, class_properties, property_words, prefix_words, adjectives, adjective_ends, fields,"
             f" places, practices, organisations, genres, idioms, adjectives_alone, compound_ends, adverbial_heads,"
-            f" vague_heads, adjective_suffixes and not_adverbs, and numbers min_termhood, termhood_support,"
-            f" reuse_min and reuse_share ({exc})"
+            f" vague_heads, adjective_suffixes, not_adverbs and numbered_parts, and numbers min_termhood,"
+            f" termhood_support, reuse_min and reuse_share ({exc})"
         ) from exc
     ref = ref or reference_df()
     norm = Normaliser()
@@ -532,7 +536,27 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         field_names=frozenset(norm.surface(w) for w in field_names),
                         not_adverbs=not_adverbs,
                         kind_classes=frozenset(norm.surface(c) for c in classes),
-                        class_properties=frozenset(norm.surface(w) for w in class_properties))  # fmt: skip
+                        class_properties=frozenset(norm.surface(w) for w in class_properties),
+                        numbered=_numbered(norm.surface(w) for w in parts))  # fmt: skip
+
+
+#: A label: a number, with a letter after it or not, a letter, a roman numeral ("2", "1a", "b", "iii").
+_LABEL = r"(?:\d+[a-z]?|[a-z]|[ivx]{1,4})"
+
+
+def _numbered(parts: Iterable[str]) -> re.Pattern[str]:
+    """What matches a key made of a part ("task", written "sub" before it or not, a plural s after
+    it or not) and labels only, glued to it or not: "subtask b", "sub task 2", "subtasks 1a and 1b",
+    "task7". ``(?!)`` (nothing) without parts.
+
+    >>> p = _numbered(["task", "track"])
+    >>> [bool(p.fullmatch(k)) for k in ("subtask b", "sub task 2", "task7", "tasks 1a and 1b", "task", "task vector")]
+    [True, True, True, True, False, False]
+    """
+    names = "|".join(sorted(map(re.escape, parts)))
+    if not names:
+        return re.compile("(?!)")
+    return re.compile(rf"(?:sub ?)?(?:{names})s? ?{_LABEL}(?:,? (?:and |or )?{_LABEL})*")
 
 
 @lru_cache(maxsize=1)

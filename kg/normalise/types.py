@@ -225,7 +225,8 @@ def _type_words() -> _TypeWords:
     problems = tuple(f" {norm.surface(w)}" for w in conf.get("problem_words", []))
     not_problems = tuple(f" {norm.surface(w)}" for w in conf.get("not_problems", []))
     series = "|".join(re.escape(w) for w in conf.get("shared_tasks", [])) or "(?!)"
-    editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]?\d[\w.]*|{_EDITION_WORDS}))*")
+    # (an edition's number, with a letter or a venue before it or not: "wmt14", "task 6", "acl2022")
+    editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]*\d[\w.]*|{_EDITION_WORDS}))*")
     datasets = tuple(conf.get("dataset_heads", []))
     actions = frozenset(norm.surface(w) for w in conf.get("task_actions", []))
     return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions, actions)

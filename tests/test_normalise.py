@@ -521,6 +521,18 @@ def test_one_abstracts_long_form_of_two_letters_or_of_its_titles_name_serves_no_
     assert keys["wear"] == ["electrocardiography signal"] and keys["rl"] == ["temporal difference target"]
 
 
+def test_a_long_form_that_writes_an_aliased_short_form_is_keyed_with_it_spelled_out():
+    # 10,000 arXiv ML abstracts of 2025: the six that define "multimodal LLMs (MLLMs)" had keyed their
+    # MLLMs "multimodal llm", apart from the "multimodal large language models" of 263 papers
+    keys, _, _ = _run(
+        _paper("a", "Recent advances have catalyzed multimodal LLMs (MLLMs). As MLLMs evolve, they fail.",
+               ("multimodal LLMs (MLLMs)", "multimodal llm"), ("MLLMs evolve", "multimodal llm")),
+        _paper("b", "We evaluate multimodal LLMs on charts.", ("multimodal LLMs", "multimodal llm")),
+    )  # fmt: skip
+    assert keys["a"] == ["multimodal large language model", "multimodal large language model"]
+    assert keys["b"] == ["multimodal large language model"]
+
+
 def test_no_definition_expands_an_acronym_an_alias_names_a_concept_by():
     norm = Normaliser()
     assert norm.resolve("BLEU", "bilin gual evaluation understudy") == "bleu"

@@ -463,10 +463,13 @@ def run_tables(
         return (prior.merged(tables) if prior else tables), definitions, named_by
 
     tables, definitions, named_by = counted()
-    # A long form that writes a short form the run agrees on ("Explainable AI (XAI)") is keyed with
-    # it spelled out, as a paper writing "explainable AI" alone is (and its mentions with it below)
-    agreed = {s: tables.acronyms[s] for s in tables.agreed} | (
-        {s: prior.acronyms[s] for s in prior.agreed} if prior else {}
+    # A long form that writes a short form the run agrees on ("Explainable AI (XAI)"), or one an alias
+    # decides ("multimodal LLMs (MLLMs)"), is keyed with it spelled out, as a paper writing "explainable
+    # AI" alone is (and its mentions with it below)
+    agreed = (
+        _aliased(norm)
+        | {s: tables.acronyms[s] for s in tables.agreed}
+        | ({s: prior.acronyms[s] for s in prior.agreed} if prior else {})
     )
     spelled_out: dict[str, str] = {}
     for pid, found in inner.items():
@@ -514,9 +517,8 @@ class _Rekey:
         metrics: frozenset[str] = frozenset(),
     ) -> None:  # fmt: skip
         self.norm, self.known, self.metrics = norm, known, metrics
-        # An alias decides for its short form ("llm"), inside longer mentions too: "LLM inference".
-        # (Each short form with a capital, as a defined one has: what has none is never looked up.)
-        aliased = {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha() and v.upper() != v.lower()}
+        # An alias decides for its short form ("llm"), inside longer mentions too: "LLM inference"
+        aliased = _aliased(norm)
         self.acronyms = tables.acronyms | stored.acronyms | aliased
         #: Short forms whose long form serves inside a name of several parts too ("LoRA" of "MoE-LoRA").
         self.curated = frozenset(aliased) | tables.agreed | stored.agreed
@@ -829,6 +831,12 @@ def _acronym_lists() -> tuple[frozenset[str], frozenset[str]]:
     conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
     families, everyday = (frozenset(map(letters, conf.get(n, []))) for n in ("family_acronyms", "everyday_acronyms"))
     return families, everyday
+
+
+def _aliased(norm: Normaliser) -> dict[str, str]:
+    """Short form -> key, for each alias that decides for its short form ("LLM" -> "large language
+    model"; each with a capital, as a defined one has: what has none is never looked up)."""
+    return {v.upper(): k for v, k in norm.aliases.force.items() if v.isalpha() and v.upper() != v.lower()}
 
 
 def _alike(long: str, other: str) -> bool:

@@ -218,7 +218,13 @@ def _build(
         extractions = list(run_extract(papers, n_process=processes))
     # a mentions file of an earlier `kg run` holds final keys and types already: nothing changes there
     gazetteer = load_gazetteer()
-    tables = run_tables(papers, extractions, metrics=gazetteer.keys_of("Metric"), names=gazetteer.names)
+    tables = run_tables(
+        papers,
+        extractions,
+        metrics=gazetteer.keys_of("Metric"),
+        names=gazetteer.names,
+        datasets=gazetteer.keys_of("Dataset"),
+    )
     extractions, _ = normalise_run(
         papers, extractions, known=gazetteer.keys, metrics=gazetteer.keys_of("Metric"), tables=tables
     )

@@ -331,11 +331,12 @@ def _paper(pid, abstract, *phrases, relations=()):
     return Paper(pid, "", abstract), Extraction(pid, ms, rs)
 
 
-def _run(*pairs, known=frozenset(), metrics=frozenset(), names=frozenset()):
+def _run(*pairs, known=frozenset(), metrics=frozenset(), names=frozenset(), datasets=frozenset()):
     from kg.normalise.run import normalise_run
 
     papers, extractions = zip(*pairs, strict=True)
-    out, rules = normalise_run(list(papers), list(extractions), known=known, metrics=metrics, names=names)
+    out, rules = normalise_run(list(papers), list(extractions), known=known, metrics=metrics, names=names,
+                               datasets=datasets)  # fmt: skip
     return {x.id: [m.concept for m in x.mentions] for x in out}, rules, out
 
 
@@ -424,6 +425,17 @@ def test_a_known_name_of_a_dataset_or_model_keys_its_concept():
         names=frozenset({"visa"}),
     )  # fmt: skip
     assert keys == {"visa": ["voice interactive surgical agent"], "b": ["visa"]}
+    # nor is a technique's long form that of a known dataset: 10,000 arXiv ML abstracts of 2025, four
+    # KV-cache papers defining "Grouped Query Attention (GQA)" had shared the VQA dataset GQA with four
+    # others evaluated on it
+    keys, _, _ = _run(
+        *[_paper(f"kv{i}", "Heads in Grouped Query Attention (GQA) share keys. GQA saves memory.",
+                 ("Grouped Query Attention (GQA)", "grouped query attention"), ("GQA saves", "grouped query attention"))
+          for i in range(4)],
+        *[_paper(f"vqa{i}", "We evaluate on GQA and A-OKVQA.", ("GQA", "gqa")) for i in range(4)],
+        names=frozenset({"gqa"}), datasets=frozenset({"gqa"}),
+    )  # fmt: skip
+    assert keys["kv0"] == ["grouped query attention"] * 2 and keys["vqa0"] == ["gqa"]
 
 
 def test_the_runs_long_form_of_an_acronym_is_its_most_frequent():

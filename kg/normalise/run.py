@@ -88,6 +88,7 @@ from kg.config import config_path
 from kg.normalise.acronyms import Acronym, find_acronyms, initials, letters, singular
 from kg.normalise.keys import Normaliser, doubled_word, repeats_words, undoubled, written_as_name
 from kg.normalise.specificity import closed_up, generic_terms
+from kg.normalise.types import technique_and_method_heads
 from kg.records import Extraction, Mention, Paper
 
 _WORD = re.compile(r"\w+")
@@ -360,6 +361,7 @@ def normalise_run(
     known: frozenset[str] = frozenset(),
     metrics: frozenset[str] = frozenset(),
     names: frozenset[str] = frozenset(),
+    datasets: frozenset[str] = frozenset(),
     tables: RunTables | None = None,
     stored: RunTables | None = None,
 ) -> tuple[list[Extraction], Counter[str]]:
@@ -367,7 +369,7 @@ def normalise_run(
 
     Returns new extractions (the inputs are left alone) and how often each rule fired, the
     per-paper rules of :class:`~kg.records.Extraction` included. ``tables`` are those of
-    :func:`run_tables` for these papers (given ``metrics`` and ``names``), built here if not
+    :func:`run_tables` for these papers (given ``metrics``, ``names`` and ``datasets``), built here if not
     given. Papers added to a stored run take its decisions where it made them (``stored``: its
     tables, which ``tables`` include).
 
@@ -381,7 +383,7 @@ def normalise_run(
     """
     norm = normaliser or Normaliser()
     papers = list(papers)
-    tables = tables or run_tables(papers, extractions, normaliser=norm, metrics=metrics, names=names)
+    tables = tables or run_tables(papers, extractions, normaliser=norm, metrics=metrics, names=names, datasets=datasets)
     rules: Counter[str] = Counter()
     out = list(rekeyed(papers, extractions, rules, normaliser=norm, known=known, metrics=metrics, tables=tables,
                        stored=stored))  # fmt: skip
@@ -431,13 +433,18 @@ def run_tables(
     prior: RunTables | None = None,
     metrics: frozenset[str] = frozenset(),
     names: frozenset[str] = frozenset(),
+    datasets: frozenset[str] = frozenset(),
 ) -> RunTables:
     """The run-wide tables of ``papers``, added to those of a ``prior`` run's papers.
 
     ``metrics`` are the keys of known metrics (the gazetteer's): the run defines one only as a
     metric, a known one or a long form that ends in a word of ``metric_ends``. ``names`` are the
     keys of known datasets and models (:attr:`~kg.normalise.gazetteer.Gazetteer.names`): the run
-    defines none of them, but counts their long forms in ``names`` (see :attr:`RunTables.renamed`).
+    defines none of them, but counts their long forms in ``names`` (see :attr:`RunTables.renamed`),
+    except a long form of a technique or a model for a known dataset (``datasets``): "Grouped Query
+    Attention (GQA)" is no long form of the visual question answering dataset GQA, and stays the
+    abstract's own (on 10,000 arXiv ML abstracts of 2025 four had defined GQA so, and their KV-cache
+    papers had shared the dataset GQA with four on visual question answering).
 
     >>> ps = [Paper(str(i), "", text) for i, text in enumerate(["dataset", "data set", "data-set"])]
     >>> xs = [Extraction(p.id, [Mention(p.abstract, "Dataset", 0, 8, "", "uses", "data set")]) for p in ps[1:]]
@@ -458,7 +465,7 @@ def run_tables(
 
     def counted() -> tuple[RunTables, dict[str, dict[str, int]], dict[str, Counter[str]]]:
         """The run's acronym tables (with ``prior``'s), from the definitions of ``defined`` as they stand."""
-        definitions, named_by = _counted(defined, norm, metrics, names, titled)
+        definitions, named_by = _counted(defined, norm, metrics, names, titled, datasets)
         tables = RunTables(definitions, users={s: written[s] for s in definitions if written[s]})
         return (prior.merged(tables) if prior else tables), definitions, named_by
 
@@ -799,6 +806,7 @@ def _counted(
     metrics: frozenset[str],
     names: frozenset[str],
     titled: Set[tuple[str, str]] = frozenset(),
+    datasets: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, dict[str, int]], dict[str, Counter[str]]]:
     """The run's definitions (short form -> key of a long form -> papers), and its long forms of known
     names (key -> known name -> papers), from each paper's own (:func:`_defined_by_paper`).
@@ -819,7 +827,8 @@ def _counted(
                 if norm.key(short) in metrics and key not in metrics and key.rpartition(" ")[2] not in norm.metric_ends:
                     continue  # "COMmonsEnse Transformers (COMET)" is no name for the metric COMET
                 if norm.key(short) in names:
-                    named_by[key][norm.key(short)] += 1
+                    if norm.key(short) not in datasets or key.rpartition(" ")[2] not in technique_and_method_heads():
+                        named_by[key][norm.key(short)] += 1  # (not "grouped query attention" for GQA)
                     continue
                 definitions[short][key] += 1
     return {s: dict(d) for s, d in definitions.items()}, named_by

@@ -215,6 +215,12 @@ class _TypeWords(NamedTuple):
     actions: frozenset[str]
 
 
+def technique_and_method_heads() -> frozenset[str]:
+    """The key spellings of ``technique_heads`` and ``method_heads`` (``config/normalise.toml``:
+    "learning", "attention", "model", "network"): a key that ends in one names a technique or a model."""
+    return _type_words().heads
+
+
 @lru_cache(maxsize=1)
 def _type_words() -> _TypeWords:
     """:class:`_TypeWords` from ``config/normalise.toml``, read once."""

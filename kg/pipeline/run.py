@@ -414,7 +414,8 @@ def _normalise(run: _Run, copying: Future[Any] | None) -> int:
     gazetteer = load_gazetteer()
     norm = Normaliser()  # (one for the stage: it remembers the surfaces it has made)
     run.tables = run_tables(papers, run.extractions, prior=update.tables if update else None, normaliser=norm,
-                            metrics=gazetteer.keys_of("Metric"), names=gazetteer.names)  # fmt: skip
+                            metrics=gazetteer.keys_of("Metric"), names=gazetteer.names,
+                            datasets=gazetteer.keys_of("Dataset"))  # fmt: skip
     stored = update.tables if update else None
     rules: Counter[str] = Counter()
     # The type votes of the final keys, summed while they are made: (key, type) -> confidence.

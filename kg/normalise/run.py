@@ -920,11 +920,16 @@ def _numeral(text: str, start: int) -> bool:
 
 
 class Spelled:
-    """A key with the long form it opens with spelled out (:attr:`RunTables.spelled_out`).
+    """A key with the long form it opens with spelled out (:attr:`RunTables.spelled_out`), unless that
+    repeats a run of its words ("bidirectional lstm tree long short term memory network", of an ACL
+    coordination, stays).
 
     >>> spelled = Spelled({"explainable ai": "explainable artificial intelligence"})
     >>> spelled("explainable ai method"), spelled("explainable ai"), spelled("explainable aid")
     ('explainable artificial intelligence method', 'explainable artificial intelligence', 'explainable aid')
+    >>> bi = Spelled({"bidirectional lstm": "bidirectional long short term memory"})
+    >>> bi("bidirectional lstm tree long short term memory network")
+    'bidirectional lstm tree long short term memory network'
     """
 
     __slots__ = ("_firsts", "_table")
@@ -941,7 +946,8 @@ class Spelled:
         words = key.split()
         for i in range(len(words) - 1, 1, -1):
             if (start := " ".join(words[:i])) in self._table:
-                return " ".join([self._table[start], *words[i:]])
+                out = " ".join([self._table[start], *words[i:]])
+                return key if repeats_words(out) else out
         return key
 
 

@@ -322,10 +322,12 @@ def test_an_edition_of_a_shared_task_is_a_dataset():
         ("socialdisner", "Method", 0.5),
         ("mediqa chat", "Method", 0.5),
         ("sigmorphon 2022 shared task", "Problem", 0.5),
+        ("bangla language processing 2023 task", "Problem", 0.5),
         ("editor", "Method", 0.5),
     ]
     assert decide_types(votes) == {"edi acl2022": "Dataset", "lt edi acl2022": "Dataset", "socialdisner": "Dataset",
                                    "mediqa chat": "Dataset", "sigmorphon 2022 shared task": "Dataset",
+                                   "bangla language processing 2023 task": "Dataset",
                                    "editor": "Method"}  # fmt: skip
 
 

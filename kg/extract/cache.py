@@ -81,8 +81,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: "33 models", "2,875 editing tasks", a 2 in a short form says "to", "text-to-image (T2I)", and no
 #: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation"; 45: a
 #: time that says when is no concept, "at inference time"; 46: a disease is a problem, "Alzheimer's
-#: disease"; 47: an acronym in brackets before a hyphen is a word of its own, "(LLM)-based agents").
-CACHE_FORMAT = 47
+#: disease"; 47: an acronym in brackets before a hyphen is a word of its own, "(LLM)-based agents";
+#: 48: a candidate phrase ending in the acronym of a family is a Technique, "agentic AI").
+CACHE_FORMAT = 48
 
 
 def paper_text(paper: Paper) -> str:

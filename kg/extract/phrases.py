@@ -154,6 +154,8 @@ class Phrases:
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))
         self.technique_heads = frozenset(normalise.get("technique_heads", []))
+        #: Acronyms of families ("ai", "llm"), which name no one artefact however written.
+        self.families = frozenset(a.lower() for a in normalise.get("family_acronyms", []))
         self.roles = Roles(spans_key=spans_key)
         self.gazetteer = load_gazetteer()
         #: Known two-word concepts ("language model"): a candidate that ends in the first word of
@@ -526,14 +528,18 @@ class Phrases:
         # From the key and how the phrase is written, so that a phrase has one type in every
         # paper: a task head or a nominalisation names what is done (a Problem), a name (its last
         # word with a digit or a capital inside: "GPT-4", "DeepSeek-R1") one artefact (a Method,
-        # as the recogniser's named spans), anything else a Technique; so do the heads of
-        # families of techniques, nominalisations or not ("quantization", "distillation").
+        # as the recogniser's named spans, but not the acronym of a family: "agentic AI", "video
+        # LLMs"), anything else a Technique; so do the heads of families of techniques,
+        # nominalisations or not ("quantization", "distillation").
         head = key.rsplit(" ", 1)[-1]
         if head in self.technique_heads:
             return "Technique"
         if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS):
             return "Problem"
-        return "Method" if written_as_name(text.rsplit(" ", 1)[-1]) else "Technique"
+        last = text.rsplit(" ", 1)[-1]
+        if last.lower() in self.families or last.lower().removesuffix("s") in self.families:
+            return "Technique"
+        return "Method" if written_as_name(last) else "Technique"
 
 
 def _known_keys(spans: list[Span]) -> dict[str, str]:

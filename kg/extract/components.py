@@ -13,6 +13,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from spacy.attrs import LOWER, SENT_START, SPACY
 from spacy.language import Language
@@ -112,8 +113,7 @@ class ConceptSpans:
         self.coordination_blockers = frozenset(conf.get("coordination_blockers", []))
         self.technique_heads = frozenset(conf.get("technique_heads", []))
         self.method_heads = frozenset(conf.get("method_heads", []))
-        families = {a.lower() for a in conf.get("family_acronyms", [])}
-        self.family_acronyms = frozenset(families | {f"{a}s" for a in families})
+        self.family_acronyms = family_acronyms(conf)
 
     def __call__(self, doc: Doc) -> Doc:
         norm = self.normaliser
@@ -588,6 +588,13 @@ def _whole_word_start(span: Span, taken: int, rules: Counter[str]) -> Span:
         return span
     rules["hyphenated word completed"] += 1
     return doc[start : span.end]
+
+
+def family_acronyms(conf: Mapping[str, Any]) -> frozenset[str]:
+    """The acronyms of families of ``family_acronyms`` (of ``config/normalise.toml``, read as ``conf``) in
+    lower case, each with its plural too: "llm", "llms", "ai", "ais"."""
+    families = {a.lower() for a in conf.get("family_acronyms", [])}
+    return frozenset(families | {f"{a}s" for a in families})
 
 
 #: Brackets that close a word's first part: "(LLM)-based".

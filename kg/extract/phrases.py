@@ -36,6 +36,7 @@ from kg.extract.components import (
     Roles,
     a_time,
     doc_text,
+    family_acronyms,
     verb_with_object,
 )
 from kg.normalise import Normaliser
@@ -154,8 +155,8 @@ class Phrases:
         normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
         self.task_heads = frozenset(normalise.get("task_heads", []))
         self.technique_heads = frozenset(normalise.get("technique_heads", []))
-        #: Acronyms of families ("ai", "llm"), which name no one artefact however written.
-        self.families = frozenset(a.lower() for a in normalise.get("family_acronyms", []))
+        #: Acronyms of families ("ai", "llms"), which name no one artefact however written.
+        self.families = family_acronyms(normalise)
         self.roles = Roles(spans_key=spans_key)
         self.gazetteer = load_gazetteer()
         #: Known two-word concepts ("language model"): a candidate that ends in the first word of
@@ -537,7 +538,7 @@ class Phrases:
         if head in self.task_heads or head.endswith(_PROBLEM_ENDINGS):
             return "Problem"
         last = text.rsplit(" ", 1)[-1]
-        if last.lower() in self.families or last.lower().removesuffix("s") in self.families:
+        if last.lower() in self.families:
             return "Technique"
         return "Method" if written_as_name(last) else "Technique"
 

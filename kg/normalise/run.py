@@ -823,12 +823,13 @@ def _counted(
                 continue
             # an alias decides for its short form ("LLM"), and one that forbids a definition
             # keys the short form as itself: nothing to share
-            if _looks_like_acronym(short) and key != norm.key(short) and norm.key(short) == norm.surface(short):
-                if norm.key(short) in metrics and key not in metrics and key.rpartition(" ")[2] not in norm.metric_ends:
+            short_key, last = norm.key(short), key.rpartition(" ")[2]
+            if _looks_like_acronym(short) and key != short_key and short_key == norm.surface(short):
+                if short_key in metrics and key not in metrics and last not in norm.metric_ends:
                     continue  # "COMmonsEnse Transformers (COMET)" is no name for the metric COMET
-                if norm.key(short) in names:
-                    if norm.key(short) not in datasets or key.rpartition(" ")[2] not in technique_and_method_heads():
-                        named_by[key][norm.key(short)] += 1  # (not "grouped query attention" for GQA)
+                if short_key in names:
+                    if short_key not in datasets or last not in technique_and_method_heads():
+                        named_by[key][short_key] += 1  # (not "grouped query attention" for GQA)
                     continue
                 definitions[short][key] += 1
     return {s: dict(d) for s, d in definitions.items()}, named_by

@@ -571,6 +571,26 @@ def test_a_numbered_part_of_a_shared_task_links_no_papers():
     assert link_papers(B, max_df=1.0).number_of_edges() == 0
 
 
+def test_an_edition_of_a_campaign_of_shared_tasks_alone_links_no_papers():
+    # 5,000 ACL papers of 2024: "SemEval-2024" (of "NLU-STR at SemEval-2024 Task 1", "RiddleMasters at
+    # SemEval-2024 Task 9", ...) had been a concept of 193 papers, the only one 801 paper links shared,
+    # between papers of different tasks; a task of the edition and "WMT14", a benchmark, still link
+    B = _papers({
+        "a": [("SemEval-2024", "addresses"), ("SemEval-2024 Task 8", "addresses"), ("NTCIR-18", "uses")],
+        "b": [("SemEval 2024", "addresses"), ("SemEval-2024 Task 8", "addresses"), ("SemEval", "uses")],
+        "c": [("SemEval-2024", "addresses"), ("SemEval 2024 competition", "addresses"), ("WMT14", "uses"),
+              ("SemEval'24 shared task", "uses"), ("CLEF 2024", "uses"), ("IberLEF 2023", "uses")],
+        "d": [("SemEval-2024 shared task", "addresses"), ("WMT14", "uses"), ("NTCIR-18", "uses")],
+    })  # fmt: skip
+    generic = {c[len("concept:") :]: B.nodes[c].get("generic") for c in B if c.startswith("concept:")}
+    assert all(generic[k] for k in ("semeval 2024", "semeval", "semeval 2024 competition", "semeval 2024 shared task",
+                                    "clef 2024", "iberlef 2023", "ntcir 18")), generic  # fmt: skip
+    assert not generic["semeval 2024 task 8"] and not generic["wmt14"], generic
+    P = link_papers(B, max_df=1.0)
+    assert sorted(map(sorted, P.edges)) == [["paper:a", "paper:b"], ["paper:c", "paper:d"]]
+    assert P.edges["paper:a", "paper:b"]["shared"] == ["semeval 2024 task 8"]
+
+
 def test_an_acronym_names_a_concept_of_general_words_only_if_its_papers_write_it():
     # the arXiv ML corpus: one paper's "classification (CFC)" had kept "classification" (3,240
     # papers) from being generic, a few "pre-trained models (PTMs)" "pretrained model" (1,907)

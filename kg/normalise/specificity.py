@@ -252,6 +252,9 @@ class GenericTerms:
     #: A key that is one of ``numbered_parts`` and labels only ("subtask b", "task 1a", "task7"):
     #: see :meth:`is_generic`. Matches nothing when there are none.
     numbered: re.Pattern[str] = re.compile("(?!)")
+    #: A key that names an edition of one of ``campaigns`` alone ("semeval 2024", "ntcir 18"):
+    #: see :meth:`is_generic`. Matches nothing when there are none.
+    event: re.Pattern[str] = re.compile("(?!)")
 
     def is_generic(self, key: str, forms: Iterable[str] = ()) -> bool:
         """True when every word of ``key`` is general and no form of it is an acronym or a known name.
@@ -285,8 +288,8 @@ class GenericTerms:
         >>> g.is_generic("end to end", ["end-to-end"]), g.is_generic("sentence level", ["sentence level"])
         (True, False)
         """
-        if key in self.fields or self.numbered.fullmatch(key):
-            return True  # "subtask b", "sub task 2": a label of a part of a shared task
+        if key in self.fields or self.numbered.fullmatch(key) or self.event.fullmatch(key):
+            return True  # "subtask b", "sub task 2": a label of a part of a shared task; "semeval 2024"
         words = key.split()
         if not words or key in self.known:
             return False
@@ -509,12 +512,13 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
         reuse_share = float(conf.get("reuse_share", 1.0))
         not_adverbs = frozenset(str(w) for w in conf.get("not_adverbs", []))
         parts = [str(w) for w in conf.get("numbered_parts", [])]
+        campaigns = [str(w) for w in conf.get("campaigns", [])]
     except (tomllib.TOMLDecodeError, TypeError, ValueError) as exc:
         raise ConfigError(
             f"{path}: expected min_rate and lists of words heads, modifiers, general_acronyms, kind_heads"
             f", kind_classes, class_properties, property_words, prefix_words, adjectives, adjective_ends, fields,"
             f" places, practices, organisations, genres, idioms, adjectives_alone, compound_ends, adverbial_heads,"
-            f" vague_heads, adjective_suffixes, not_adverbs and numbered_parts, and numbers min_termhood,"
+            f" vague_heads, adjective_suffixes, not_adverbs, numbered_parts and campaigns, and numbers min_termhood,"
             f" termhood_support, reuse_min and reuse_share ({exc})"
         ) from exc
     ref = ref or reference_df()
@@ -537,7 +541,8 @@ def load_generic(path: str | Path | None = None, *, ref: ReferenceDF | None = No
                         not_adverbs=not_adverbs,
                         kind_classes=frozenset(norm.surface(c) for c in classes),
                         class_properties=frozenset(norm.surface(w) for w in class_properties),
-                        numbered=_numbered(norm.surface(w) for w in parts))  # fmt: skip
+                        numbered=_numbered(norm.surface(w) for w in parts),
+                        event=_event(norm.surface(w) for w in campaigns))  # fmt: skip
 
 
 #: A label: a number, with a letter after it or not, a letter, a roman numeral ("2", "1a", "b", "iii").
@@ -557,6 +562,28 @@ def _numbered(parts: Iterable[str]) -> re.Pattern[str]:
     if not names:
         return re.compile("(?!)")
     return re.compile(rf"(?:sub ?)?(?:{names})s? ?{_LABEL}(?:,? (?:and |or )?{_LABEL})*")
+
+
+#: Conferences that hold a campaign's edition ("DravidianLangTech@RANLP 2023", "LT-EDI-ACL2022").
+_VENUES = "acl|naacl|eacl|aacl|emnlp|coling|lrec|ranlp|ijcnlp"
+#: What may follow an edition and still name it alone ("SemEval-2024 shared task", "... competition").
+_EVENT_WORDS = "shared tasks?|tasks?|competitions?|editions?|workshops?|challenges?|campaigns?|labs?|evaluations?"
+
+
+def _event(campaigns: Iterable[str]) -> re.Pattern[str]:
+    """What matches the key of an edition of one of ``campaigns`` named alone: the campaign, a
+    venue, a year or number ("semeval 2024", "semeval'24", "lt edi acl2022", "ntcir 18"), and a word
+    such as "shared task" after them or not. ``(?!)`` (nothing) without campaigns.
+
+    >>> p = _event(["semeval", "lt edi"])
+    >>> [bool(p.fullmatch(k)) for k in ("semeval", "semeval 2024", "semeval'24 shared task", "lt edi acl2022",
+    ...                                 "semeval 2024 task", "semeval 2024 task 8", "semeval 2014 dataset")]
+    [True, True, True, True, True, False, False]
+    """
+    names = "|".join(sorted(map(re.escape, campaigns)))
+    if not names:
+        return re.compile("(?!)")
+    return re.compile(rf"(?:{names})(?: ?(?:{_VENUES})?[ ']?\d+)?(?: (?:{_EVENT_WORDS}))?")
 
 
 @lru_cache(maxsize=1)

@@ -298,6 +298,31 @@ def test_a_name_that_opens_the_title_is_the_papers_own(nlp):
     assert all(m.role != "proposes" for m in c)  # no title: an abstract that opens with a name
 
 
+def test_a_team_that_took_part_in_a_shared_task_is_no_concept(nlp):
+    # 5,000 ACL papers of 2024: 376 titles name a team and the shared task it took part in; 242
+    # teams had become concepts ("YNU-HPCC" a Method of 7 papers of different tasks, "UMUTeam" a
+    # Metric, "HW-TSC" spelled out as "Huawei Translation Services Center")
+    papers = [
+        Paper("a", "YNU-HPCC at SemEval-2024 Task 7: Instruction Fine-tuning Models for Numerical Understanding",
+              "This paper describes the system of YNU-HPCC for SemEval-2024 Task 7. YNU-HPCC fine-tunes "
+              "large language models with LoRA."),
+        Paper("b", "KEC AI DSNLP@LT-EDI-2024: Caste and Migration Hate Speech Detection using Machine Learning",
+              "We detect hate speech with support vector machines."),
+        Paper("c", "Team AT at SemEval-2024 Task 8: Machine-Generated Text Detection with Semantic Embeddings",
+              "Team AT uses semantic embeddings to detect machine-generated text."),
+        Paper("d", "BERT at Work: Probing Pretrained Language Models", "We probe BERT with diagnostic classifiers."),
+    ]  # fmt: skip
+    a, b, c, d = extract(papers, nlp=nlp)
+    assert not [m for m in a.mentions if "YNU" in m.text or "ynu" in m.concept], a.mentions
+    assert "semeval 2024 task 7" in {m.concept for m in a.mentions}
+    assert {"large language model", "lora"} <= {m.concept for m in a.mentions}
+    assert not [m for m in b.mentions if "KEC" in m.text or "DSNLP" in m.text], b.mentions
+    assert "hate speech detection" in {m.concept for m in b.mentions if m.field == "title"}
+    assert not [m for m in c.mentions if m.text in ("AT", "Team AT")], c.mentions
+    assert not [r for x in (a, b, c) for r in x.relations if "ynu" in r.head + r.tail or "kec" in r.head + r.tail]
+    assert [m.concept for m in d.mentions if m.field == "title" and m.start == 0] == ["bert"]  # no shared task
+
+
 def test_generic_mentions_and_determiners(nlp):
     text = "Our approach uses the attention mechanism of a novel model."
     ms = _annotated(nlp, text, [("Method", "Our approach"), ("Method", "the attention mechanism"),

@@ -216,6 +216,14 @@ def test_a_number_glued_by_a_hyphen_opens_the_phrase():
     assert "bit quantization" not in keys
 
 
+def test_a_numbered_task_of_a_shared_task_is_one_phrase():
+    # 5,000 ACL papers of 2024: "YNU-HPCC at SemEval-2024 Task 5" gave "SemEval-2024" and "SemEval-2024
+    # Task" (the edition: 338 mentions of 193 papers), never the task the paper was written for
+    keys = _every_phrase("YNU-HPCC at SemEval-2024 Task 5: Regularized Legal-BERT. We study Task 2 and Track 3.")
+    assert "semeval 2024 task 5" in keys, keys
+    assert not keys & {"semeval 2024 task", "task 5", "task 2", "track 3"}, keys
+
+
 def test_no_phrase_starts_or_ends_inside_a_word_the_tokenizer_splits():
     # the ACL sample: "D2T" is the tokens "D2" and "T", and "D2T generation models" gave the phrase
     # "T generation" once the run read "data-to-text (D2T)" as a definition (and arXiv ML "LL4" of "LL4G")

@@ -204,7 +204,7 @@ def _types(extractions):
         ("o1 preview", "Method"),
         ("semeval 2019", "Dataset"),
         ("llm agent", "Technique"),  # (the run-wide rules, not run here, key it "large language model agent")
-        ("semeval 2019 task", "Dataset"),
+        ("semeval 2019 task 3", "Dataset"),  # (the task, not "semeval 2019 task": see test_phrases)
         ("o3 mini", "Method"),
         ("o4 mini", "Method"),
         ("flop", "Metric"),

@@ -82,8 +82,10 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: phrase starts or ends inside a word the tokenizer splits, "T generation" of "D2T generation"; 45: a
 #: time that says when is no concept, "at inference time"; 46: a disease is a problem, "Alzheimer's
 #: disease"; 47: an acronym in brackets before a hyphen is a word of its own, "(LLM)-based agents";
-#: 48: a candidate phrase ending in the acronym of a family is a Technique, "agentic AI").
-CACHE_FORMAT = 48
+#: 48: a candidate phrase ending in the acronym of a family is a Technique, "agentic AI"; 49: a
+#: numbered task of a shared task is one phrase, "SemEval-2024 Task 5", and the team a title names
+#: as taking part in one no concept, "YNU-HPCC at SemEval-2024 Task 7").
+CACHE_FORMAT = 49
 
 
 def paper_text(paper: Paper) -> str:

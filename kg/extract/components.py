@@ -7,6 +7,7 @@ role the paper gives it (``span._.role``). Both read their word lists from ``con
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from bisect import bisect_right
@@ -595,6 +596,52 @@ def family_acronyms(conf: Mapping[str, Any]) -> frozenset[str]:
     lower case, each with its plural too: "llm", "llms", "ai", "ais"."""
     families = {a.lower() for a in conf.get("family_acronyms", [])}
     return frozenset(families | {f"{a}s" for a in families})
+
+
+@functools.lru_cache(maxsize=1)
+def _team_title() -> re.Pattern[str]:
+    """What a title naming a team and the shared task it took part in matches (see :func:`team_of`)."""
+    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    # "lt edi" is written "LT-EDI", "bangla language processing" is not written so in a title
+    series = "|".join(sorted(re.escape(s).replace(r"\ ", r"[- ]?") for s in conf.get("shared_tasks", [])))
+    # (a series, a shared task, a numbered task or track, an edition's task: "SIGHAN-2024 dimABSA Task")
+    events = rf"\b(?:{series})(?![a-z])|shared[- ]tasks?|\btask ?\d|\btrack ?\d|[a-z]-?\d+\b[^:]*\btasks?\b"
+    return re.compile(rf"(?P<team>[^\s:@][^:@]{{0,59}})(?:\s+at\s+|\s*@\s*)(?:the\s+)?#?(?=[^:]*?(?:{events}))", re.I)
+
+
+def team_of(title: str) -> str | None:
+    """The team a title names as taking part in a shared task, or None: "YNU-HPCC" of "YNU-HPCC at
+    SemEval-2024 Task 7: ...", "KEC AI DSNLP" of "KEC AI DSNLP@LT-EDI-2024: ...". A team is no
+    concept of its paper (whatever its name), as an author is not.
+
+    >>> team_of("YNU-HPCC at SemEval-2024 Task 7: Instruction Fine-tuning"), team_of("KEC AI DSNLP@LT-EDI-2024: Caste")
+    ('YNU-HPCC', 'KEC AI DSNLP')
+    >>> team_of("JSI and WüNLP at the DIALECT-COPA Shared Task: Transfer"), team_of("HU at SIGHAN-2024 dimABSA Task:")
+    ('JSI and WüNLP', 'HU')
+    >>> team_of("BERT at Work: Probing Models"), team_of("Meta-Learning at Task Level"), team_of("GPT-4 at 2 Tasks")
+    (None, None, None)
+    >>> team_of("Diffusion at Scale for Image Editing"), team_of("Speed at TREC-COVID")
+    (None, 'Speed')
+    >>> team_of("CoLi at UdS at SemEval-2020 Task 12: Offensive Tweet Detection")
+    'CoLi at UdS'
+    >>> team_of("The NITS-CNLP System for the Unsupervised MT Task at WMT 2020")
+    """
+    found = _team_title().match(title)
+    if found is None:
+        return None
+    team = found.group("team").rstrip()
+    # a name of a few words, not what a paper presents there ("The NITS-CNLP System for the Unsupervised
+    # MT Task at WMT 2020", "Findings of the Quality Estimation Shared Task at WMT 2024", "ELITR
+    # Non-Native Speech Translation at IWSLT 2020", "Stanford’s Graph-based Neural Dependency Parser")
+    return team if len(team.split()) <= 6 and not _NOT_TEAM.search(team) else None
+
+
+#: Words that say a title's opening is no team's name.
+_NOT_TEAM = re.compile(
+    r"\b(?:the|of|for|in|on|with|to|from|by|using|via|systems?|submissions?|approach(?:es)?|models?|findings"
+    r"|parsers?|detectors?|\w+(?:tion|sion)s?)\b|['’]s\b|\?",
+    re.I,
+)
 
 
 #: Brackets that close a word's first part: "(LLM)-based".

@@ -139,6 +139,7 @@ class Phrases:
         self.max_concepts = int(conf.get("max_concepts", 15))
         self.max_words = int(conf.get("max_words", 4))
         self.inside_concepts = bool(conf.get("inside_concepts", False))
+        self.numbered_heads = frozenset(str(w) for w in conf.get("numbered_heads", []))
         self.min_score = float(conf.get("min_score", -math.inf))
         #: A candidate is no phrase where the word beside it makes the longer term that the
         #: reference corpora hold it in this share of their abstracts at least.
@@ -229,6 +230,8 @@ class Phrases:
         words: list[tuple[int, int]] = []
         first_end = n
         join = False
+        numbered = self.numbered_heads
+        label = bytearray(n)  # the number of a numbered head in a run
         for i in range(n):
             lower, _, number, skip, _, word, lowercase, titlecase = info[i]
             start = table[i][1] == 1
@@ -246,6 +249,14 @@ class Phrases:
                 if words:
                     runs.append(words)
                     words = []
+                continue
+            if (
+                number and len(words) > 1 and words[-1][1] == i and spaces[i - 1] and lowers[i - 1] in numbered
+                and not blocked[i] and not join
+            ):  # fmt: skip
+                # "SemEval-2024 Task 5": a task of an edition is named with its number
+                words.append((i, i + 1))
+                label[i] = 1
                 continue
             hyphen_next = not spaces[i] and i + 1 < n and cased[i + 1] == "-"
             if join and lower in function and not blocked[i] and hyphen_next:
@@ -293,7 +304,7 @@ class Phrases:
         if words:
             runs.append(words)
         concept_words = {lowers[i] for i in range(n) if taken[i]}
-        return self._features(lowers, cased, spaces, caps, title, runs, first_end, taken, concept_words, whole)
+        return self._features(lowers, cased, spaces, caps, title, runs, first_end, taken, concept_words, whole, label)
 
     def _features(
         self,
@@ -307,6 +318,7 @@ class Phrases:
         taken: bytearray,
         concept_words: set[str],
         whole: set[tuple[int, int]],
+        label: bytearray,
     ) -> Candidates:
         counts: dict[str, int] = {}
         heads: dict[str, int] = {}
@@ -344,6 +356,8 @@ class Phrases:
                         continue  # "Mixture-of-Experts Language" of "... Language Model": it cuts "language model"
                     if taken[start] and (start, end) in whole:
                         continue
+                    if (label[end - 1] and b - a < 3) or (b < last and label[run[b][0]]):
+                        continue  # "Task 5" alone is a label, "SemEval-2024 Task" of "... Task 5" a cut one
                     if end - start == 1 and end < len(lowers) and verb_with_object(lowers[start], lowers[end]):
                         continue
                     key = tuple(lowers[start:end])

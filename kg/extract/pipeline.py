@@ -24,7 +24,8 @@ import kg.extract.phrases  # importing registers kg_phrases
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
-from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text, known_text  # registers kg_*
+from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text, known_text, team_of  # registers kg_*
+from kg.normalise.gazetteer import load_gazetteer
 from kg.read.fields import placeholder_start
 from kg.records import Extraction, Mention, Paper, Relation, TextField, pack, unpack
 
@@ -208,10 +209,26 @@ class _Texts:
         #: no concept is read from it (:func:`kg.read.fields.placeholder_start`).
         start = placeholder_start(self.text)
         self.placeholder = len(self.text) if start is None else start
+        #: The team a title names ("YNU-HPCC at SemEval-2024 Task 7: ..."): where it ends in the
+        #: title, and how the abstract writes it (:func:`kg.extract.components.team_of`).
+        title = doc._.title
+        team = team_of(title) if title else None
+        self.team_end = len(team) if team else 0
+        self.teams = (team, team[5:]) if team and team.lower().startswith("team ") else (team,) if team else ()
 
     def read(self, span: Span) -> bool:
-        """Whether ``span`` says something of the paper: it lies before a placeholder."""
-        return span.start_char < self.placeholder
+        """Whether ``span`` says something of the paper: it lies before a placeholder, and names no
+        team that took part in a shared task (unless the gazetteer knows it: "Mistral 7B")."""
+        if span.start_char >= self.placeholder:
+            return False
+        if not self.teams:
+            return True
+        if span.start_char < self.team_end:
+            return False
+        text = self.span(span)
+        return not any(text == t or text.startswith(t + " ") or text.endswith(" " + t) for t in self.teams) or (
+            load_gazetteer().type_of(span.id_) is not None
+        )
 
     def span(self, span: Span) -> str:
         return self.text[span.start_char : span.end_char]

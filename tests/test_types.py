@@ -155,6 +155,13 @@ SENTENCES = [
     "Model merging techniques have emerged as particularly promising solutions in this domain.",
     "Finally, we outline open problems and future directions, including continual pre-training and compositional "
     "zero-shot learning.",
+    # arXiv ML of 2026 (records 140,001-150,000): families of ways to train a policy read as Problems
+    # ("policy optimization" of 38 papers, "preference optimization" of 31, "reward shaping" of 8)
+    "Our results highlight preference optimization as a promising direction for enhancing multilingual model "
+    "explanations.",
+    "The Early-Step Focus strategy restricts policy optimization to the early denoising phase, reducing training "
+    "latency by about 40% while preserving performance.",
+    "Unlike reward shaping, MAVIC modifies the bootstrapping target itself.",
 ]
 
 
@@ -231,6 +238,9 @@ def _types(extractions):
         ("flow matching", "Technique"),
         ("model merging", "Technique"),
         ("continual pretraining", "Technique"),
+        ("preference optimization", "Technique"),
+        ("policy optimization", "Technique"),
+        ("reward shaping", "Technique"),
         ("alzheimer's disease", "Problem"),
         ("social media", "Dataset"),
         ("frechet inception distance", "Metric"),

@@ -138,7 +138,10 @@ PCIe""".replace("\n", " ")
 #: Networks (GANs)", a Papers with Code Method, "Physics-Informed Neural Networks (PINNs)", "State
 #: Space Models (SSMs)": 17, 31 and 19 of those papers). Ways of training generative models and of
 #: combining trained ones that PwC lacks: "flow matching" had been a Problem of 38 of 10,000 arXiv
-#: ML papers of 2025, "score matching" of 4, "model merging" of 13.
+#: ML papers of 2025, "score matching" of 4, "model merging" of 13; ways of training a policy,
+#: which PwC lacks or files as tasks: "policy optimization" and "preference optimization", the
+#: families of PPO, GRPO and DPO, had been Problems of 38 and 31 of 10,000 arXiv ML papers of 2026,
+#: "reward shaping" of 8, "behavior cloning" of 6.
 CURATED_TECHNIQUES = """large language model, language model, pretrained language model, neural network,
 deep neural network, convolutional neural network, recurrent neural network, graph neural network,
 adversarial training, meta-learning, contrastive learning, self-supervised learning, deep learning,
@@ -151,7 +154,7 @@ factor analysis, next-scale prediction, deep research, prompt engineering, knowl
 chain-of-thought, chain-of-thought reasoning, multilayer perceptron, generative adversarial network, GAN,
 physics-informed neural network, spiking neural network, vision-language-action model, state space model,
 tool use, tool learning, tool calling, flow matching, score matching, rectified flow, consistency model,
-model merging""".replace("\n", " ")
+model merging, policy optimization, preference optimization, reward shaping, behavior cloning""".replace("\n", " ")
 
 #: Named model families (LLMs, vision and speech models): each is a ``Method``, and so is any key
 #: of a family name followed by version words ("GPT-4o-mini", "Qwen2.5-7B-Instruct", "Claude 3.5

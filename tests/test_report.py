@@ -157,12 +157,25 @@ def test_a_corpus_of_one_year_and_a_few_older_papers_shows_no_trends(tmp_path):
     items = [_paper("old", 2019, MT)] + [_paper(f"p{i}", 2024, [*MT, UBIQUITOUS] if i % 2 else NER) for i in range(120)]
     result = _write(_graph(items), tmp_path)
     html, md = result.html.read_text(encoding="utf-8"), result.markdown.read_text(encoding="utf-8")
-    note = "120 of the 121 dated papers are from 2024, too few from the years before to compare with"
+    note = "120 of the 121 dated papers are from 2024, too few from other years to compare with"
     assert note in html and note in md
     assert ">trend</th>" not in html and 'href="#fading"' not in html
     assert "| trend |" not in md and "## Fading" not in md
     # a community of one year's papers spans "2024", not "2024–2024 (2024)"
     assert "2024–2024" not in md and "| 2024 |" in md.split("### Paper communities", 1)[1]
+
+
+def test_a_corpus_of_one_year_and_a_few_newer_papers_shows_no_trends(tmp_path):
+    """5,000 ACL papers of 2024 (records 35,001-40,000): 4,993 of 2024 and 7 of 2025. Against the 7,
+    the report's top lists had shown "transformer" (178 papers) fading "÷179" and ChatGPT growing
+    "×4.6"; a year too small to count at the end of the corpus is none, as at its start."""
+    items = [_paper(f"p{i}", 2024, [*MT, UBIQUITOUS] if i % 2 else NER) for i in range(120)] + [_paper("new", 2025, MT)]
+    result = _write(_graph(items), tmp_path)
+    html, md = result.html.read_text(encoding="utf-8"), result.markdown.read_text(encoding="utf-8")
+    note = "120 of the 121 dated papers are from 2024, too few from other years to compare with"
+    assert note in html and note in md
+    assert ">trend</th>" not in html and 'href="#fading"' not in html
+    assert "| trend |" not in md and "## Fading" not in md and "÷" not in md
 
 
 def test_trend_windows_of_a_corpus_of_three_years_and_a_few_older_papers(tmp_path):

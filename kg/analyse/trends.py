@@ -18,9 +18,11 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-#: The years a corpus's trends compare begin with the first that holds this share of its papers:
-#: 30 of the 150,965 arXiv ML abstracts are from 2018-2023, and against them every concept of
-#: 2024-2026 had grown thousands of times ("reinforcement learning", 7,060 papers: x7062).
+#: The years a corpus's trends compare begin with the first that holds this share of its papers,
+#: and end with the last: 30 of the 150,965 arXiv ML abstracts are from 2018-2023, and against them
+#: every concept of 2024-2026 had grown thousands of times ("reinforcement learning", 7,060 papers:
+#: x7062); 7 of 5,000 ACL papers of 2024 are from 2025, against which "transformer" (178 papers)
+#: had faded 179 times.
 FIRST_YEAR_SHARE = 0.01
 
 #: Pseudo-papers added to both windows before comparing shares, so a handful of papers do not look
@@ -118,14 +120,16 @@ def concept_years(G: nx.DiGraph) -> dict[str, dict[int, int]]:
     return dict(zip(concepts, per_concept, strict=True))
 
 
-def first_counted_year(per_year: Mapping[int, int]) -> int:
-    """The first year holding :data:`FIRST_YEAR_SHARE` of the papers: where a corpus's years begin.
+def counted_years(per_year: Mapping[int, int]) -> tuple[int, int]:
+    """The first and the last year holding :data:`FIRST_YEAR_SHARE` of the papers: where a corpus's
+    years begin and end.
 
-    >>> first_counted_year({2018: 1, 2024: 300, 2025: 600, 2026: 400})
-    2024
+    >>> counted_years({2018: 1, 2024: 300, 2025: 600, 2026: 400}), counted_years({2024: 4993, 2025: 7})
+    ((2024, 2026), (2024, 2024))
     """
     total = sum(per_year.values())
-    return min(y for y, n in per_year.items() if n >= FIRST_YEAR_SHARE * total)
+    counted = [y for y, n in per_year.items() if n >= FIRST_YEAR_SHARE * total]
+    return min(counted), max(counted)
 
 
 def trends(
@@ -139,7 +143,7 @@ def trends(
     """Yearly counts of every concept, and the concepts that grow (emerging) and shrink (fading) most.
 
     The recent window is the last ``recent_years`` years of the corpus (at most half of the
-    years it spans, from the first year with :data:`FIRST_YEAR_SHARE` of its papers), the
+    years it spans, from the first to the last year with :data:`FIRST_YEAR_SHARE` of its papers), the
     baseline the ``baseline_years`` years before it (none before that first year). A concept's growth is
     ``log2(((r + p_r) / R) / ((b + p_b) / B))``: ``r`` and ``b`` are its papers in the recent and
     baseline windows, ``R`` and ``B`` all the papers in them, ``p_r`` and ``p_b`` one pseudo-paper
@@ -183,8 +187,7 @@ def trends(
     growth = dict.fromkeys(yearly, 0.0)
     if not per_year:
         return Trends(per_year, yearly, first_year, growth, None, None, [], [])
-    last = max(per_year)
-    first = first_counted_year(per_year)
+    first, last = counted_years(per_year)
     # a corpus of few years (the default sample's 2024-2026) compares its later half with the years before
     recent_years = min(recent_years, max(1, (last - first + 1) // 2))
     recent = (last - recent_years + 1, last)

@@ -13,7 +13,7 @@ import networkx as nx
 
 import kg
 from kg.analyse import Analytics, Trend, Trends
-from kg.analyse.trends import first_counted_year
+from kg.analyse.trends import counted_years
 from kg.errors import KGError
 from kg.link.papers import UNLINKED_TYPES
 from kg.records import ConceptType
@@ -123,7 +123,8 @@ def build_context(
     per_year = tr.papers_per_year
     years = range(min(per_year), max(per_year) + 1) if per_year else range(0)
     # the years the trends count (arXiv ML's 30 papers of 2018-2023 are no years of its own)
-    shown = range(max(first_counted_year(per_year) if per_year else 0, years.stop - TREND_YEARS), years.stop)
+    first, last = counted_years(per_year) if per_year else (0, -1)
+    shown = range(max(first, last + 1 - TREND_YEARS), last + 1)
 
     def trend_row(t: Trend) -> dict[str, Any]:
         chart = year_bars(t.yearly, shown, recent=tr.recent_window, burst=t.burst) if charts else None
@@ -143,14 +144,15 @@ def build_context(
     one_year = len(years) <= 1  # no chart of one bar, no trend column, no emerging or fading concepts
     corpus["chart"] = year_bars(per_year, years, size=(7.0, 1.6), axes=True) if charts and not one_year else None
     # nor without years before the recent ones to compare with: of the first 30,000 arXiv ML
-    # records, 29,970 are from 2024 and 30 from 2018-2023, too few to count (FIRST_YEAR_SHARE)
+    # records, 29,970 are from 2024 and 30 from 2018-2023, too few to count (FIRST_YEAR_SHARE), as
+    # are 7 of 2025 beside 4,993 ACL papers of 2024
     trendless = one_year or tr.baseline_window is None
     if one_year:
         trend_note = f"Every dated paper is from {years.start}" if per_year else "No paper has a year"
     elif trendless:
         counted, when = sum(n for y, n in per_year.items() if y in shown), years_text((shown.start, shown.stop - 1))
         trend_note = (f"{counted:,} of the {sum(per_year.values()):,} dated papers are from {when}, "
-                      "too few from the years before to compare with")  # fmt: skip
+                      "too few from other years to compare with")  # fmt: skip
     else:
         trend_note = ""
     return {

@@ -224,6 +224,14 @@ def test_a_numbered_task_of_a_shared_task_is_one_phrase():
     assert not keys & {"semeval 2024 task", "task 5", "task 2", "track 3"}, keys
 
 
+def test_the_unit_of_a_number_is_no_word_of_a_phrase():
+    # the default sample: "K tokens" of "contexts of up to 128K tokens" and "from 2K to 50K tokens" had
+    # been a concept of 4 papers ("k token")
+    keys = _every_phrase("It reads contexts of up to 128K tokens, from 2K to 50K tokens, and 1M tokens of 3D scenes.")
+    assert not {k for k in keys if k.split()[0] in ("k", "m")}, keys
+    assert "3d scene" in keys, keys
+
+
 def test_no_phrase_starts_or_ends_inside_a_word_the_tokenizer_splits():
     # the ACL sample: "D2T" is the tokens "D2" and "T", and "D2T generation models" gave the phrase
     # "T generation" once the run read "data-to-text (D2T)" as a definition (and arXiv ML "LL4" of "LL4G")

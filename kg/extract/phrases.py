@@ -250,6 +250,14 @@ class Phrases:
                     runs.append(words)
                     words = []
                 continue
+            if i and info[i - 1].number and not spaces[i - 1] and info[i].alpha and not (words and words[-1][1] == i):
+                # "K" of "128K tokens", "M" of "1M tokens" (the tokenizer splits the number off): a unit
+                # of the number, no word of a phrase ("K tokens" had been one of 4 papers of the sample)
+                join = False
+                if words:
+                    runs.append(words)
+                    words = []
+                continue
             if (
                 number and len(words) > 1 and words[-1][1] == i and spaces[i - 1] and lowers[i - 1] in numbered
                 and not blocked[i] and not join

@@ -810,12 +810,17 @@ def test_a_head_that_names_what_another_names_is_keyed_by_it():
         # ACL: "language meta-datasets" are no "language metadata"
         _paper("d", "Language meta-datasets and language metadata.",
                ("Language meta-datasets", "language meta dataset"), ("language metadata", "language metadata")),
+        # the default sample: "Communication Compression for Tensor Parallel LLM Inference" beside
+        # "tensor parallelism" (5 papers)
+        _paper("e", "Tensor Parallel inference and tensor parallelism.",
+               ("Tensor Parallel", "tensor parallel"), ("tensor parallelism", "tensor parallelism")),
     )  # fmt: skip
     assert keys["a"] == ["synthetic data", "labeled data"] * 2
     assert keys["b"] == ["inference phase", "key value cache"] * 2
     assert keys["c"] == ["waymo open dataset", "mnist", "mnist"]
     assert keys["d"] == ["language meta dataset", "language metadata"]
-    assert rules["head of the same meaning"] == 4
+    assert keys["e"] == ["tensor parallelism"] * 2
+    assert rules["head of the same meaning"] == 5
 
 
 def test_a_phase_of_doing_is_named_by_the_doing():

@@ -525,8 +525,13 @@ def test_one_abstracts_long_form_of_two_letters_or_of_its_titles_name_serves_no_
         *[_paper(f"url{i}", "We study Universal Reinforcement Learning (URL) in coalgebras.",
                  ("Universal Reinforcement Learning (URL)", "universal reinforcement learning")) for i in range(2)],
         _paper("code", "Code is available at the following URL.", ("URL", "url")),
+        # 10,000 arXiv ML abstracts of 2026: two "first-person shooter (FPS)" games had keyed 9 papers'
+        # frames per second ("sustains 19.7 FPS at 480p")
+        *[_paper(f"fps{i}", "Interactive world models for first-person shooter (FPS) games.",
+                 ("first-person shooter (FPS)", "first person shooter")) for i in range(2)],
+        _paper("video", "Our student sustains 19.7 FPS at 480p.", ("FPS", "fps")),
     )  # fmt: skip
-    assert keys["code"] == ["url"]
+    assert keys["code"] == ["url"] and keys["video"] == ["fps"]
     assert keys["act"] == ["eu ai act", "eu"] and keys["bare"] == ["prism"]
     assert keys["eu"] == ["expected utility"]
     assert keys["prism"] == ["principled reasoning for integrated safety in multimodality"]

@@ -595,6 +595,30 @@ def test_coordinations_that_name_one_thing_stay_whole(nlp):
     ]  # fmt: skip
 
 
+def test_gerunds_in_a_coordination_share_what_the_last_one_takes(nlp):
+    # SemEval-2022 Task 4's "Patronizing and Condescending Language Detection" had left "Patronizing"
+    # (21 ACL papers), "training and testing data" "training" (generic) beside "testing data"
+    text = (
+        "We study Patronizing and Condescending Language Detection. We split training and testing data. "
+        "Pretraining and fine-tuning stages differ. We address forecasting and anomaly detection. We focus "
+        "on detecting and mitigating hallucinations."
+    )
+    found, _ = _spans(nlp, text, [("Task", "Patronizing and Condescending Language Detection"),
+                                  ("Material", "training and testing data"),
+                                  ("Method", "Pretraining and fine-tuning stages"),
+                                  ("Task", "forecasting and anomaly detection"),
+                                  ("Task", "detecting and mitigating hallucinations")])  # fmt: skip
+    assert found == [
+        ("Patronizing", "patronizing language detection"),
+        ("Condescending Language Detection", "condescending language detection"),
+        ("training", "training data"), ("testing data", "testing data"),
+        ("Pretraining", "pretraining stage"), ("fine-tuning stages", "fine tuning stage"),
+        # a gerund before a noun names a task of its own: no shared head; nor does a verb's object
+        ("forecasting", "forecasting"), ("anomaly detection", "anomaly detection"),
+        ("detecting", "detecting"), ("hallucinations", "hallucination"),
+    ]  # fmt: skip
+
+
 def test_an_acronym_inside_a_mention_that_spells_it_out_is_not_expanded_twice(nlp):
     # ACL abstracts: "question-answering dataset SQuAD" after "Stanford Question Answering Dataset (SQuAD)"
     text = (

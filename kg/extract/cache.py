@@ -85,8 +85,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: 48: a candidate phrase ending in the acronym of a family is a Technique, "agentic AI"; 49: a
 #: numbered task of a shared task is one phrase, "SemEval-2024 Task 5", and the team a title names
 #: as taking part in one no concept, "YNU-HPCC at SemEval-2024 Task 7"; the unit of a number no word
-#: of a phrase, "K tokens" of "128K tokens").
-CACHE_FORMAT = 49
+#: of a phrase, "K tokens" of "128K tokens"; 50: gerunds in a coordination share the last one's head,
+#: "training and testing data").
+CACHE_FORMAT = 50
 
 
 def paper_text(paper: Paper) -> str:

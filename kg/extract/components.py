@@ -385,11 +385,14 @@ class ConceptSpans:
             rules["hanging hyphen completed"] += len(parts) - 1
             return [*((p, [*p, *hanging]) for p in parts[:-1]), (parts[-1], list(parts[-1]))]
         # a head opens with no function word: "a pseudo-document and encodes the full
-        # pseudo-document" shares none
+        # pseudo-document" shares none; a gerund names a task of its own ("forecasting and anomaly
+        # detection") unless the last conjunct opens with one too ("detecting and mitigating
+        # hallucinations", "Patronizing and Condescending Language Detection")
+        gerunds = last_words[0][-1].lower_.endswith("ing")
         shared = (
             len(last_words) >= 2
             and last_words[1][0].lower_ not in self.normaliser.function
-            and all(len(_words(p)) == 1 and not p[-1].lower_.endswith("ing") for p in parts[:-1])
+            and all(len(_words(p)) == 1 and (gerunds or not p[-1].lower_.endswith("ing")) for p in parts[:-1])
         )
         if not shared:
             return [(p, list(p)) for p in parts]

@@ -114,6 +114,8 @@ def decide_types(
             kind = "Hardware"
         elif last.endswith(words.datasets) or words.editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
             kind = "Dataset"
+        elif last == "language" and " " in key and words.languages.issuperset(key.split()[:-1]):
+            kind = "Dataset"  # "low-resource languages", "Indic languages": the material of a study
         elif kind in ("Problem", "Dataset") and last in words.heads:
             kind = "Technique"
         elif kind == "Dataset" and last in words.actions and " " in key:
@@ -213,6 +215,9 @@ class _TypeWords(NamedTuple):
     editions: re.Pattern[str]
     #: Key spellings of ``task_actions`` ("detection", "segmentation").
     actions: frozenset[str]
+    #: ``language_kinds`` and ``languages``: the words before "language" in a key that names languages
+    #: studied ("low resource language", "indic language").
+    languages: frozenset[str]
 
 
 def technique_and_method_heads() -> frozenset[str]:
@@ -235,7 +240,9 @@ def _type_words() -> _TypeWords:
     editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]*\d[\w.]*|{_EDITION_WORDS}))*")
     datasets = tuple(conf.get("dataset_heads", []))
     actions = frozenset(norm.surface(w) for w in conf.get("task_actions", []))
-    return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions, actions)
+    languages = frozenset(norm.surface(w) for w in [*conf.get("language_kinds", []), *conf.get("languages", [])])
+    return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions, actions,
+                      languages)  # fmt: skip
 
 
 def _studied(key: str, problems: tuple[str, ...], not_problems: tuple[str, ...]) -> bool:

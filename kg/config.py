@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import tomllib
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,17 @@ def config_path(name: str) -> Path:
     if not path.exists():
         raise ConfigError(f"config file {name} not found in {path.parent} (set {CONFIG_ENV} to a folder that has it)")
     return path
+
+
+def read_settings(name: str) -> dict[str, Any]:
+    """A TOML config file of :func:`config_dir`, parsed once per path: several components read the
+    word lists of ``normalise.toml``. Callers only read what they are given."""
+    return _parsed(str(config_path(name)))
+
+
+@lru_cache(maxsize=8)
+def _parsed(path: str) -> dict[str, Any]:
+    return tomllib.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def model_dir() -> Path:

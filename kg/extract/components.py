@@ -20,7 +20,7 @@ from spacy.attrs import LOWER, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from kg.config import config_path
+from kg.config import config_path, read_settings
 from kg.normalise import Normaliser, find_acronyms
 from kg.normalise.acronyms import singular
 from kg.normalise.keys import doubled_word, repeats_words, undoubled
@@ -107,7 +107,7 @@ class ConceptSpans:
         self.spans_key = spans_key
         self.max_words = max_words
         self.normaliser = normaliser or Normaliser()
-        conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+        conf = read_settings("normalise.toml")
         self.dataset_words = frozenset(conf.get("dataset_words", []))
         self.task_heads = frozenset(conf.get("task_heads", []))
         self.fixed_coordinations = tuple(conf.get("fixed_coordinations", []))
@@ -604,7 +604,7 @@ def family_acronyms(conf: Mapping[str, Any]) -> frozenset[str]:
 @functools.lru_cache(maxsize=1)
 def _team_title() -> re.Pattern[str]:
     """What a title naming a team and the shared task it took part in matches (see :func:`team_of`)."""
-    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    conf = read_settings("normalise.toml")
     # "lt edi" is written "LT-EDI", "bangla language processing" is not written so in a title
     series = "|".join(sorted(re.escape(s).replace(r"\ ", r"[- ]?") for s in conf.get("shared_tasks", [])))
     # (a series, a shared task, a numbered task or track, an edition's task: "SIGHAN-2024 dimABSA Task")

@@ -26,7 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
-from kg.config import config_path
+from kg.config import config_path, read_settings
 from kg.errors import ConfigError
 from kg.extract.components import (
     CLOSING_BRACKETS,
@@ -153,7 +153,7 @@ class Phrases:
         # a phrase ends at a verb as at a function word: "survey offers" (config/normalise.toml)
         self.function = frozenset(conf.get("words", {}).get("function", [])) | self.normaliser.verbs
         self.adjectives = generic_terms().adjectives  # config/generic.toml
-        normalise = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+        normalise = read_settings("normalise.toml")
         self.task_heads = frozenset(normalise.get("task_heads", []))
         self.technique_heads = frozenset(normalise.get("technique_heads", []))
         #: Acronyms of families ("ai", "llms"), which name no one artefact however written.

@@ -186,6 +186,10 @@ def _uncapitalise(word: re.Match[str]) -> str:
     return lowered if len(lowered) == len(w) else w
 
 
+#: "Team " before a team's name.
+_TEAM_WORD = re.compile(r"^team\s+", re.I)
+
+
 def _located(span: Span, title: str | None) -> tuple[TextField, int, int] | None:
     """The field ``span`` is in and its offsets there; ``None`` if it runs from the title into the abstract."""
     start, end = span.start_char, span.end_char
@@ -212,9 +216,10 @@ class _Texts:
         #: The team a title names ("YNU-HPCC at SemEval-2024 Task 7: ..."): where it ends in the
         #: title, and how the abstract writes it (:func:`kg.extract.components.team_of`).
         title = doc._.title
-        team = team_of(title) if title else None
-        self.team_end = len(team) if team else 0
-        self.teams = (team, team[5:]) if team and team.lower().startswith("team ") else (team,) if team else ()
+        team = (team_of(title) if title else None) or ""
+        self.team_end = len(team)
+        # ("Team AT uses ...": the abstract may write the name without "Team")
+        self.teams = {team, _TEAM_WORD.sub("", team)} if team else set()
 
     def read(self, span: Span) -> bool:
         """Whether ``span`` says something of the paper: it lies before a placeholder, and names no

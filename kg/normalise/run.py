@@ -77,14 +77,13 @@ stored ones got.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from kg.config import config_path
+from kg.config import read_settings
 from kg.normalise.acronyms import Acronym, find_acronyms, initials, letters, singular
 from kg.normalise.keys import Normaliser, doubled_word, repeats_words, undoubled, written_as_name
 from kg.normalise.specificity import closed_up, generic_terms
@@ -838,7 +837,7 @@ def _counted(
 @lru_cache(maxsize=1)
 def _acronym_lists() -> tuple[frozenset[str], frozenset[str]]:
     """The letters of ``family_acronyms`` and of ``everyday_acronyms`` (``config/normalise.toml``), read once."""
-    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    conf = read_settings("normalise.toml")
     families, everyday = (frozenset(map(letters, conf.get(n, []))) for n in ("family_acronyms", "everyday_acronyms"))
     return families, everyday
 

@@ -40,14 +40,13 @@ ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in 407), unless it ends 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
-from kg.config import config_path
+from kg.config import read_settings
 from kg.normalise.gazetteer import Gazetteer
 from kg.normalise.keys import Normaliser
 from kg.records import Extraction
@@ -229,7 +228,7 @@ def technique_and_method_heads() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _type_words() -> _TypeWords:
     """:class:`_TypeWords` from ``config/normalise.toml``, read once."""
-    conf = tomllib.loads(config_path("normalise.toml").read_text(encoding="utf-8"))
+    conf = read_settings("normalise.toml")
     norm = Normaliser()
     techniques = frozenset(norm.surface(w) for w in conf.get("technique_heads", []))
     heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}

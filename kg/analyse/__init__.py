@@ -8,7 +8,7 @@ as node properties the stores can hold.
 """
 
 from kg.analyse.analytics import CONCEPT_PROPERTIES, PAPER_PROPERTIES, Analytics, analyse, annotate
-from kg.analyse.bridges import Bridge, bridges, participation
+from kg.analyse.bridges import HUB_Z, Bridge, bridges, participation, within_z
 from kg.analyse.centrality import Centrality, centrality
 from kg.analyse.communities import (
     Communities,
@@ -25,6 +25,7 @@ from kg.analyse.trends import Trend, Trends, bursts, concept_years, papers_per_y
 
 __all__ = [
     "CONCEPT_PROPERTIES",
+    "HUB_Z",
     "PAPER_PROPERTIES",
     "Analytics",
     "Bridge",
@@ -52,5 +53,6 @@ __all__ = [
     "papers_per_year",
     "participation",
     "trends",
+    "within_z",
     "yearly_json",
 ]

@@ -1,12 +1,26 @@
-"""Bridge concepts: concepts whose co-occurrence links spread over several communities."""
+"""Bridge concepts: concepts whose co-occurrence links spread over several communities.
+
+Spread alone ranks a concept of a few scattered links first: on 10,000 arXiv ML abstracts of 2025
+the report's bridges had opened with "supervised training", "post-training phase" and "random
+sampling" (10 to 12 co-occurrences each, over 5 communities) before "knowledge distillation"
+(141, over 9). The concepts that fields share are the hubs of their own community that reach the
+others, Guimerà and Amaral's connector hubs (2005): links within the community at least
+``HUB_Z`` standard deviations above its concepts' average. They come first, by spread, then the
+others, by spread.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from statistics import fmean, pstdev
 
 import networkx as nx
+
+#: Within-community link weight, in standard deviations above the community's mean, that makes a
+#: hub (Guimerà and Amaral, 2005).
+HUB_Z = 2.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +35,9 @@ class Bridge:
     communities: tuple[int, ...]
     #: Its summed link weight.
     strength: float
+    #: Its link weight within its own community, in standard deviations above that community's
+    #: concepts' mean (``within_z``); from ``HUB_Z`` on, a hub.
+    hub: float = 0.0
 
 
 def participation(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, float]:
@@ -43,11 +60,33 @@ def participation(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, float
     return result
 
 
+def within_z(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, float]:
+    """Each node's link weight within its own community as a z-score among that community's nodes
+    (Guimerà and Amaral's within-module degree, weighted); 0 for a node in no community or in a
+    community whose nodes are all alike.
+
+    >>> H = nx.star_graph(4)
+    >>> {n: round(z, 2) for n, z in within_z(H, dict.fromkeys(map(str, H), 0)).items()}
+    {'0': 2.0, '1': -0.5, '2': -0.5, '3': -0.5, '4': -0.5}
+    """
+    inside: dict[int, dict[str, float]] = defaultdict(dict)
+    for n in H:
+        s = membership.get(str(n), -1)
+        if s >= 0:
+            inside[s][str(n)] = _spread(H, n, membership).get(s, 0.0)
+    result: dict[str, float] = {}
+    for weights in inside.values():
+        mean, sd = fmean(weights.values()), pstdev(weights.values())
+        result.update({n: (w - mean) / sd if sd else 0.0 for n, w in weights.items()})
+    return result
+
+
 def bridges(H: nx.Graph, membership: Mapping[str, int], *, min_degree: int = 3) -> list[Bridge]:
     """Concepts with at least ``min_degree`` links reaching two or more communities, best bridge first.
 
-    Ranked by participation coefficient, then by link weight (a well-linked bridge before a
-    barely linked one with the same spread). Names come from the nodes' ``name``.
+    The hubs of their community (``hub`` >= ``HUB_Z``) first, then the others; each by
+    participation coefficient, then by link weight (a well-linked bridge before a barely linked
+    one with the same spread). Names come from the nodes' ``name``.
 
     Examples
     --------
@@ -58,6 +97,7 @@ def bridges(H: nx.Graph, membership: Mapping[str, int], *, min_degree: int = 3) 
     [('m', 0.5, (0, 1))]
     """
     scores = participation(H, membership)
+    hubs = within_z(H, membership)
     result = []
     for n in H:
         if H.degree(n) < min_degree:
@@ -68,8 +108,9 @@ def bridges(H: nx.Graph, membership: Mapping[str, int], *, min_degree: int = 3) 
         reached = tuple(sorted(spread, key=lambda s: (-spread[s], s)))
         name = str(H.nodes[n].get("name") or n)
         strength = sum(spread.values())
-        result.append(Bridge(node=str(n), name=name, score=scores[str(n)], communities=reached, strength=strength))
-    return sorted(result, key=lambda b: (-b.score, -b.strength, b.node))
+        hub = hubs.get(str(n), 0.0)
+        result.append(Bridge(str(n), name, scores[str(n)], reached, strength, hub))
+    return sorted(result, key=lambda b: (b.hub < HUB_Z, -b.score, -b.strength, b.node))
 
 
 def _spread(H: nx.Graph, n: object, membership: Mapping[str, int]) -> dict[int, float]:

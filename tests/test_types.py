@@ -451,3 +451,19 @@ def test_a_field_of_study_is_a_problem():
         "governance": "Problem", "mathematics": "Problem", "cybersecurity": "Problem",
         "computational linguistics": "Problem", "scalable vector graphics": "Method",
         "demographics": "Technique"}  # fmt: skip
+
+
+def test_what_an_evaluation_measures_is_a_metric():
+    # 10,000 arXiv ML abstracts of 2025: "signal-to-noise ratio" had been a Problem of 8 papers,
+    # "worst-group accuracy" a Problem, "in-domain accuracy" a Technique; of 2026: "pass rate" a
+    # Technique. Settings of training and number formats are no measures, and a word alone says
+    # nothing of what it measures.
+    g = load_gazetteer()
+    votes = [("signal to noise ratio", "Problem", 1.0)] * 8 + [("worst group accuracy", "Problem", 1.0),
+        ("in domain accuracy", "Technique", 1.0), ("pass rate", "Technique", 1.0),
+        ("mixed precision", "Technique", 1.0), ("dropout rate", "Technique", 1.0), ("rate", "Technique", 1.0),
+        ("ratio", "Problem", 1.0)]  # fmt: skip
+    assert decide_types(votes, gazetteer=g) == {
+        "signal to noise ratio": "Metric", "worst group accuracy": "Metric", "in domain accuracy": "Metric",
+        "pass rate": "Metric", "mixed precision": "Technique", "dropout rate": "Technique", "rate": "Technique",
+        "ratio": "Problem"}  # fmt: skip

@@ -34,7 +34,10 @@ research studies ("fairness", "gender bias", "AI safety", "hate speech", "code-s
 the NER reads as a metric or as another term ("gender bias" was a Technique in 401 mentions on the
 ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in 407), unless it ends in one of
 ``not_problems`` ("differential privacy"); so is a field of study ("robotics", "AI ethics",
-"computational linguistics"), as "computer vision" is.
+"computational linguistics"), as "computer vision" is. A key of two words or more the gazetteer
+does not know that ends in a word of ``measure_words`` is a Metric: what an evaluation measures
+("pass rate", "worst-group accuracy", "signal-to-noise ratio"), unless it ends in one of
+``not_measures``, a setting of training or a number format ("learning rate", "mixed precision").
 """
 
 from __future__ import annotations
@@ -141,6 +144,9 @@ def decide_types(
         if prior is None and _studied(key, words.problems, words.not_problems):
             decided[key] = "Problem"
             continue
+        if prior is None and " " in key and _studied(key, words.measures, words.not_measures):
+            decided[key] = "Metric"  # "pass rate", "worst-group accuracy"
+            continue
         if prior is not None:
             by_type[prior] += PRIOR_MIN + PRIOR_SHARE * sum(by_type.values())
         best = min(by_type, key=lambda t: (-by_type[t], _rank(t)))
@@ -214,6 +220,9 @@ class _TypeWords(NamedTuple):
     editions: re.Pattern[str]
     #: Key spellings of ``task_actions`` ("detection", "segmentation").
     actions: frozenset[str]
+    #: Key spellings of ``measure_words`` and ``not_measures``, each after a space.
+    measures: tuple[str, ...]
+    not_measures: tuple[str, ...]
     #: ``language_kinds`` and ``languages``: the words before "language" in a key that names languages
     #: studied ("low resource language", "indic language").
     languages: frozenset[str]
@@ -234,6 +243,8 @@ def _type_words() -> _TypeWords:
     heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}
     problems = tuple(f" {norm.surface(w)}" for w in conf.get("problem_words", []))
     not_problems = tuple(f" {norm.surface(w)}" for w in conf.get("not_problems", []))
+    measures = tuple(f" {norm.surface(w)}" for w in conf.get("measure_words", []))
+    not_measures = tuple(f" {norm.surface(w)}" for w in conf.get("not_measures", []))
     series = "|".join(re.escape(w) for w in conf.get("shared_tasks", [])) or "(?!)"
     # (an edition's number, with a letter or a venue before it or not: "wmt14", "task 6", "acl2022")
     editions = re.compile(rf"(?:{series})(?:\d[\w.]*)?(?: (?:[a-z]*\d[\w.]*|{_EDITION_WORDS}))*")
@@ -241,12 +252,13 @@ def _type_words() -> _TypeWords:
     actions = frozenset(norm.surface(w) for w in conf.get("task_actions", []))
     languages = frozenset(norm.surface(w) for w in [*conf.get("language_kinds", []), *conf.get("languages", [])])
     return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions, actions,
-                      languages)  # fmt: skip
+                      measures, not_measures, languages)  # fmt: skip
 
 
 def _studied(key: str, problems: tuple[str, ...], not_problems: tuple[str, ...]) -> bool:
-    """Whether ``key`` names what research studies (it ends in words of ``problem_words``, but not
-    of ``not_problems``): "gender bias" and "online hate speech" yes, "inductive bias" no."""
+    """Whether ``key`` ends in words of ``problems`` but not of ``not_problems``: what research studies
+    ("gender bias" and "online hate speech" yes, "inductive bias" no), or what an evaluation measures
+    ("pass rate" yes, "learning rate" no)."""
     end = f" {key}"
     return end.endswith(problems) and not end.endswith(not_problems)
 

@@ -849,6 +849,28 @@ def test_a_phase_of_doing_is_named_by_the_doing():
     assert Normaliser().key("prefill") == Normaliser().key("pre-fill") == "prefilling"
 
 
+def test_a_phase_of_a_process_is_the_process():
+    # 10,000 arXiv ML abstracts of 2025: "post-training phase" (6 papers, a bridge of the report) beside
+    # "post-training" (48); 5,000 ACL papers of 2021: "fine-tuning stage" (9) beside "fine-tuning" (76)
+    keys, rules, _ = _run(
+        _paper("a", "Post-training, in the post-training phase.", ("Post-training", "post training"),
+               ("post-training phase", "post training phase")),
+        _paper("b", "Fine-tuning, at the fine-tuning stage.", ("Fine-tuning", "fine tuning"),
+               ("fine-tuning stage", "fine tuning stage")),
+        # a phase named by its verb is the doing's phase, and so the doing where the run writes it
+        _paper("c", "The decode phase, the decoding phase and decoding.", ("decode phase", "decode phase"),
+               ("decoding phase", "decoding phase"), ("decoding.", "decoding")),
+        # a phase of no process, or of one the run does not write alone, keeps its head
+        _paper("d", "The warmup phase and the exploration phase.", ("warmup phase", "warmup phase"),
+               ("exploration phase", "exploration phase")),
+    )  # fmt: skip
+    assert keys["a"] == ["post training"] * 2
+    assert keys["b"] == ["fine tuning"] * 2
+    assert keys["c"] == ["decoding"] * 3
+    assert keys["d"] == ["warmup phase", "exploration phase"]
+    assert rules["generic head stripped"] == 3 and rules["head of the same meaning"] == 1
+
+
 def test_a_general_modifier_with_one_word_is_no_name_to_strip_a_head_to():
     # arXiv ML abstracts: "large-scale datasets", "large-scale models" and "large-scale
     # benchmarks" all became "large scale", a top-50 concept

@@ -57,8 +57,9 @@ Eight rules, each a table built from the whole run and applied with dict lookups
   language model": "language model"), or in a name of ``head_names`` ("human language technology").
   "X technology" and "X application" are X so ("AI technologies", "LLM applications"; "clinical
   applications" stay). A head of ``process_only_heads`` goes only after a process that the run
-  writes alone at least half as often: "reasoning process", "decision-making processes" ->
-  "reasoning", "decision making"; "Gaussian process", "business process" stay.
+  writes alone at least half as often: "reasoning process", "decision-making processes", "the
+  post-training phase", "the fine-tuning stage" -> "reasoning", "decision making", "post-training",
+  "fine-tuning"; "Gaussian process", "business process", "warmup phase" stay.
   A head of ``head_synonyms`` becomes the head it means where the run writes the key so:
   "synthetic datasets", "the inference stage", "KV caching" are synthetic data, the inference
   phase, the KV cache; "Waymo Open Dataset" stays (rule ``head of the same meaning``). So is a
@@ -618,11 +619,13 @@ class _Rekey:
                 for then in (head, self.norm.head_synonyms.get(head)):
                     other = self._closed(f"{before} {doing} {then}".lstrip())
                     if then and other.endswith(f" {then}") and self._count(other):
-                        return self._synonym(other)
+                        # the doing's phase, or the doing itself where the run writes it so
+                        return self._strip_head(self._synonym(other))
         if (same := self.norm.head_synonyms.get(head)) is None:
             return key
         other = self._closed(f"{rest} {same}")  # (not where the run closes it up: "meta data" is no metadata)
-        return other if other.endswith(f" {same}") and self._count(other) else key
+        # ("the fine-tuning stage" is the fine-tuning phase, and that fine-tuning, as "fine-tuning phase" is)
+        return self._strip_head(other) if other.endswith(f" {same}") and self._count(other) else key
 
     def _strip_class(self, key: str) -> str:
         """ "X large language model" is X where X is a name of two words or more of the run ("mixture

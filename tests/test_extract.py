@@ -285,6 +285,20 @@ def test_a_time_that_says_when_is_no_concept(nlp):
     assert [m.text for m in found.mentions if "time" in m.text] == []
 
 
+def test_the_authors_a_citation_names_are_no_concept(nlp):
+    # 5,000 ACL papers of 2021-2022: "Abu Farha" (3 papers), "Bengio", "Miller" had been Techniques,
+    # candidate phrases of the abstracts' citations
+    text = (
+        "We follow Abu Farha et al. (2022) and the Transformer (Vaswani et al., 2017). Sarcasm detection "
+        "(Miller, 2018; Bengio, 2019) remains hard for BERT (2019)."
+    )
+    (found,) = extract([Paper("a", "", text)], nlp=nlp)
+    texts = {m.text for m in found.mentions}
+    assert not [t for t in texts if any(name in t for name in ("Abu", "Farha", "Vaswani", "Miller", "Bengio"))]
+    assert {"Sarcasm detection", "BERT"} <= texts
+    assert _annotated(nlp, "As Abu Farha et al. show, it works.", [("Method", "Abu Farha")]) == {}
+
+
 def test_a_name_that_opens_the_title_is_the_papers_own(nlp):
     papers = [
         Paper("a", "PRISM: Efficient Long-Range Reasoning With Short-Context LLMs",

@@ -86,8 +86,8 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: numbered task of a shared task is one phrase, "SemEval-2024 Task 5", and the team a title names
 #: as taking part in one no concept, "YNU-HPCC at SemEval-2024 Task 7"; the unit of a number no word
 #: of a phrase, "K tokens" of "128K tokens"; 50: gerunds in a coordination share the last one's head,
-#: "training and testing data").
-CACHE_FORMAT = 50
+#: "training and testing data"; 51: the authors a citation names are no concept, "Bengio et al.").
+CACHE_FORMAT = 51
 
 
 def paper_text(paper: Paper) -> str:

@@ -35,6 +35,7 @@ from kg.extract.components import (
     SPANS_KEY,
     Roles,
     a_time,
+    cited_names,
     doc_text,
     family_acronyms,
     verb_with_object,
@@ -211,6 +212,7 @@ class Phrases:
             edge[s.start] = edge[s.end] = 1
             whole.add((s.start, s.end))
         blocked = bytearray(n) if self.inside_concepts else taken
+        cited = cited_names(doc)  # "Abu Farha" of "Abu Farha et al.": no words of a phrase
         function = self.function
         # A token's text and word shape are its lexeme's: read once per distinct word, from the
         # token table in one call (no Token object per token).
@@ -284,7 +286,7 @@ class Phrases:
                     runs.append(words)
                 words = [(i, i + 1)]
                 continue
-            if blocked[i] or skip or lower in function:
+            if blocked[i] or skip or lower in function or cited[i]:
                 # A hyphen glued on both sides joins two words into one: "multi-service".
                 join = (
                     lower == "-" and bool(words) and words[-1][1] == i

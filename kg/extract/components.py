@@ -236,8 +236,19 @@ class ConceptSpans:
         usage" is AMS-KV and the KV cache usage, "Inverse Entropic Optimal Transport Solves
         Semi-supervised Learning" (a title, read in sentence case) two concepts (rule ``cut at a
         verb``). A verb written with a capital is a word of a name: "Alternative Uses Test".
+        So are the two sides of a colon or a spaced dash outside brackets (rule ``cut at a colon``):
+        "SAD-Flower: Flow Matching" is SAD-Flower and flow matching; the recogniser had read 1 in
+        40 titles of 10,000 arXiv ML papers of 2025 so ("KV-CAR: KV Cache Compression").
         """
         doc = span.doc
+        depth = 0
+        for tok in span[:-1]:
+            depth += tok.text.count("(") - tok.text.count(")")
+            separates = tok.text in _SEPARATORS and tok.whitespace_ and (tok.text == ":" or doc[tok.i - 1].whitespace_)
+            if separates and not depth and tok.i > span.start:
+                rules["cut at a colon"] += 1
+                sides = (self._trim(doc[span.start : tok.i], rules), self._trim(doc[tok.i + 1 : span.end], rules))
+                return [piece for side in sides if side is not None for piece in self._at_verbs(side, rules)]
         for tok in span[1:-1]:
             if tok.is_lower and tok.lower_ in self.normaliser.verbs and tok.whitespace_ and doc[tok.i - 1].whitespace_:
                 rules["cut at a verb"] += 1
@@ -861,6 +872,8 @@ def a_time(doc: Doc, start: int, end: int) -> bool:
     return start > 0 and lower[end - 1] == "time" and end - start > 1 and lower[start - 1] in _WHEN
 
 
+#: What separates a name from what it is ("SAD-Flower: Flow Matching", "scientific computing – AUTO").
+_SEPARATORS = frozenset([":", "\u2013", "\u2014", "-"])
 #: Words before a time that say when ("at inference time").
 _WHEN = frozenset(["at", "during"])
 

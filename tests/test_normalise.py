@@ -132,6 +132,9 @@ def test_words_whose_forms_name_different_things_stay_apart(norm):
         ("ResNets", "resnets"),  # (the run folds it into "resnet" where it has that)
         ("topics", "topic"),
         ("metrics", "metric"),
+        # 10,000 arXiv ML abstracts of 2025: "K-means" had been "k mean", beside "k means clustering"
+        ("K-means", "k means"),
+        ("kernel power k-means", "kernel power k means"),
     ],
 )
 def test_plurals_of_words_in_s_and_acronyms_in_s(norm, text, key):

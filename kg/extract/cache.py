@@ -87,8 +87,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: as taking part in one no concept, "YNU-HPCC at SemEval-2024 Task 7"; the unit of a number no word
 #: of a phrase, "K tokens" of "128K tokens"; 50: gerunds in a coordination share the last one's head,
 #: "training and testing data"; 51: the authors a citation names are no concept, "Bengio et al."; 52: a
-#: colon or a spaced dash cuts a mention in two, "SAD-Flower: Flow Matching").
-CACHE_FORMAT = 52
+#: colon or a spaced dash cuts a mention in two, "SAD-Flower: Flow Matching"; 53: a variable is no word
+#: of a phrase, "size n").
+CACHE_FORMAT = 53
 
 
 def paper_text(paper: Paper) -> str:

@@ -141,10 +141,10 @@ def decide_types(
         if prior in DECISIVE:
             decided[key] = prior
             continue
-        if prior is None and _studied(key, words.problems, words.not_problems):
+        if prior is None and _ends_in(key, words.problems, words.not_problems):
             decided[key] = "Problem"
             continue
-        if prior is None and " " in key and _studied(key, words.measures, words.not_measures):
+        if prior is None and " " in key and _ends_in(key, words.measures, words.not_measures):
             decided[key] = "Metric"  # "pass rate", "worst-group accuracy"
             continue
         if prior is not None:
@@ -255,12 +255,12 @@ def _type_words() -> _TypeWords:
                       measures, not_measures, languages)  # fmt: skip
 
 
-def _studied(key: str, problems: tuple[str, ...], not_problems: tuple[str, ...]) -> bool:
-    """Whether ``key`` ends in words of ``problems`` but not of ``not_problems``: what research studies
-    ("gender bias" and "online hate speech" yes, "inductive bias" no), or what an evaluation measures
-    ("pass rate" yes, "learning rate" no)."""
+def _ends_in(key: str, words: tuple[str, ...], not_words: tuple[str, ...]) -> bool:
+    """Whether ``key`` ends in one of ``words`` but not of ``not_words`` (each after a space): what
+    research studies ("gender bias" and "online hate speech" yes, "inductive bias" no), or what an
+    evaluation measures ("pass rate" yes, "learning rate" no)."""
     end = f" {key}"
-    return end.endswith(problems) and not end.endswith(not_problems)
+    return end.endswith(words) and not end.endswith(not_words)
 
 
 def _rank(kind: str) -> int:

@@ -354,6 +354,25 @@ def test_a_team_that_took_part_in_a_shared_task_is_no_concept(nlp):
     assert [m.concept for m in d.mentions if m.field == "title" and m.start == 0] == ["bert"]  # no shared task
 
 
+def test_a_team_leaves_the_mentions_it_opens_and_no_phrase_holds_it(nlp):
+    # the recogniser's "YNU-HPCC at SemEval-2024 Task 7" and "YNU-HPCC retrieval system" had been
+    # dropped whole, after taking two of the paper's 15 concepts from its candidate phrases
+    from kg.extract.pipeline import TITLE_SEPARATOR
+
+    title = "YNU-HPCC at SemEval-2024 Task 7: Numeral Understanding"
+    text = title + TITLE_SEPARATOR + "We build the YNU-HPCC retrieval system. YNU-HPCC Numeral Tagger ranks first."
+    ents = [("Method", "YNU-HPCC at SemEval-2024 Task 7"), ("Method", "YNU-HPCC retrieval system")]
+    doc = with_entities(nlp, text, ents, disable=["tok2vec", "ner", "sentencizer", "kg_concepts", "kg_roles",
+                                                 "kg_relations", "kg_phrases"])  # fmt: skip
+    doc._.title = title
+    for name in ("sentencizer", "kg_concepts", "kg_roles", "kg_phrases"):
+        doc = nlp.get_pipe(name)(doc)
+    found = {m.text: m for m in mentions(doc)}
+    assert {"SemEval-2024 Task 7", "retrieval system"} <= set(found), found
+    assert not [t for t in found if "YNU" in t or "HPCC" in t], found
+    assert doc.user_data[RULES]["a team, not a concept"] == 2
+
+
 def test_generic_mentions_and_determiners(nlp):
     text = "Our approach uses the attention mechanism of a novel model."
     ms = _annotated(nlp, text, [("Method", "Our approach"), ("Method", "the attention mechanism"),

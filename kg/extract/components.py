@@ -24,6 +24,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.config import config_path, read_settings
 from kg.normalise import Normaliser, find_acronyms
 from kg.normalise.acronyms import singular
+from kg.normalise.gazetteer import load_gazetteer
 from kg.normalise.keys import doubled_word, repeats_words, undoubled
 
 SPANS_KEY = "kg"
@@ -168,11 +169,31 @@ class ConceptSpans:
             if a_citation(doc, span.start, span.end):
                 rules["cited authors"] += 1
                 continue
+            span = self._without_team(doc, span, full, rules)
+            if span is None:
+                continue
             for piece in self._at_verbs(span, rules):
                 spans += self._concepts(piece, label, full, defined, rules)
         doc.spans[self.spans_key] = spans
         doc.user_data[RULES] = dict(rules)
         return doc
+
+    def _without_team(self, doc: Doc, span: Span, full: str, rules: Counter[str]) -> Span | None:
+        """``span`` without the name of the team the title says took part in a shared task at its
+        edges (:func:`team_tokens`), trimmed; ``None`` if nothing else is left. A name the gazetteer
+        knows as a concept stays ("Mistral 7B")."""
+        team = team_tokens(doc)
+        start, end = span.start, span.end
+        while start < end and team[start]:
+            start += 1
+        while end > start and team[end - 1]:
+            end -= 1
+        if (start, end) == (span.start, span.end):
+            return span
+        if load_gazetteer().type_of(self.normaliser.key(full[span.start_char : span.end_char])) is not None:
+            return span
+        rules["a team, not a concept"] += 1
+        return self._trim(doc[start:end], rules) if start < end else None
 
     def _type(self, kind: str, tokens: Sequence[Token], key: str) -> tuple[str, float] | None:
         """The type of a mention the NER labelled ``kind``, from its head word, with its confidence.
@@ -654,6 +675,40 @@ def team_of(title: str) -> str | None:
     return team if len(team.split()) <= 6 and not _NOT_TEAM.search(team) else None
 
 
+def team_tokens(doc: Doc) -> bytearray:
+    """1 for each token of ``doc`` that names the team its title says took part in a shared task
+    (:func:`team_of`): in the title, and where the abstract writes the name as the title does, or
+    without "Team" ("Team AT at SemEval-2024 Task 8: ..." and "AT uses ..."); read once per Doc.
+    A team is no concept of its paper, and no word of a candidate phrase.
+
+    >>> import spacy
+    >>> from kg.extract.pipeline import paper_doc
+    >>> doc = paper_doc(spacy.blank("en"), "Team AT at SemEval-2024 Task 8: Detection", "AT wins, at last.")
+    >>> [t.text for t, named in zip(doc, team_tokens(doc)) if named]
+    ['Team', 'AT', 'AT']
+    """
+    found = doc.user_data.get(_TEAMS)
+    if found is not None:
+        return found
+    found = bytearray(len(doc))
+    title = doc._.title if Doc.has_extension("title") else None
+    team = team_of(title) if title else None
+    if team:
+        text = doc_text(doc)
+        places = [(0, len(team))]  # the title's (sentence-cased: found by place, not by spelling)
+        for name in {team, _TEAM_WORD.sub("", team)}:
+            places += [(m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text)]
+        for start, end in places:
+            span = doc.char_span(start, end, alignment_mode="expand")
+            if span is not None:
+                found[span.start : span.end] = b"\x01" * len(span)
+    doc.user_data[_TEAMS] = found
+    return found
+
+
+_TEAMS = "kg_team_tokens"
+#: "Team " before a team's name.
+_TEAM_WORD = re.compile(r"^team\s+", re.I)
 #: Words that say a title's opening is no team's name.
 _NOT_TEAM = re.compile(
     r"\b(?:the|of|for|in|on|with|to|from|by|using|via|systems?|submissions?|approach(?:es)?|models?|findings"

@@ -38,6 +38,7 @@ from kg.extract.components import (
     cited_names,
     doc_text,
     family_acronyms,
+    team_tokens,
     verb_with_object,
 )
 from kg.normalise import Normaliser
@@ -216,7 +217,8 @@ class Phrases:
             edge[s.start] = edge[s.end] = 1
             whole.add((s.start, s.end))
         blocked = bytearray(n) if self.inside_concepts else taken
-        cited = cited_names(doc)  # "Abu Farha" of "Abu Farha et al.": no words of a phrase
+        # "Abu Farha" of "Abu Farha et al.", the team of "YNU-HPCC at SemEval-2024 Task 7": no words of a phrase
+        unread = bytes(a | b for a, b in zip(cited_names(doc), team_tokens(doc), strict=True))
         function = self.function
         # A token's text and word shape are its lexeme's: read once per distinct word, from the
         # token table in one call (no Token object per token).
@@ -297,7 +299,7 @@ class Phrases:
                     runs.append(words)
                     words = []
                 continue
-            if blocked[i] or skip or lower in function or cited[i]:
+            if blocked[i] or skip or lower in function or unread[i]:
                 # A hyphen glued on both sides joins two words into one: "multi-service".
                 join = (
                     lower == "-" and bool(words) and words[-1][1] == i

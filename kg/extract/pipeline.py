@@ -24,8 +24,7 @@ import kg.extract.phrases  # importing registers kg_phrases
 import kg.extract.relations  # noqa: F401  (importing registers kg_relations)
 from kg.config import model_dir
 from kg.errors import ConfigError
-from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text, known_text, team_of  # registers kg_*
-from kg.normalise.gazetteer import load_gazetteer
+from kg.extract.components import RULES, SPANS_KEY, SentenceBounds, doc_text, known_text  # registers kg_*
 from kg.read.fields import placeholder_start
 from kg.records import Extraction, Mention, Paper, Relation, TextField, pack, unpack
 
@@ -186,10 +185,6 @@ def _uncapitalise(word: re.Match[str]) -> str:
     return lowered if len(lowered) == len(w) else w
 
 
-#: "Team " before a team's name.
-_TEAM_WORD = re.compile(r"^team\s+", re.I)
-
-
 def _located(span: Span, title: str | None) -> tuple[TextField, int, int] | None:
     """The field ``span`` is in and its offsets there; ``None`` if it runs from the title into the abstract."""
     start, end = span.start_char, span.end_char
@@ -213,27 +208,10 @@ class _Texts:
         #: no concept is read from it (:func:`kg.read.fields.placeholder_start`).
         start = placeholder_start(self.text)
         self.placeholder = len(self.text) if start is None else start
-        #: The team a title names ("YNU-HPCC at SemEval-2024 Task 7: ..."): where it ends in the
-        #: title, and how the abstract writes it (:func:`kg.extract.components.team_of`).
-        title = doc._.title
-        team = (team_of(title) if title else None) or ""
-        self.team_end = len(team)
-        # ("Team AT uses ...": the abstract may write the name without "Team")
-        self.teams = {team, _TEAM_WORD.sub("", team)} if team else set()
 
     def read(self, span: Span) -> bool:
-        """Whether ``span`` says something of the paper: it lies before a placeholder, and names no
-        team that took part in a shared task (unless the gazetteer knows it: "Mistral 7B")."""
-        if span.start_char >= self.placeholder:
-            return False
-        if not self.teams:
-            return True
-        if span.start_char < self.team_end:
-            return False
-        text = self.span(span)
-        return not any(text == t or text.startswith(t + " ") or text.endswith(" " + t) for t in self.teams) or (
-            load_gazetteer().type_of(span.id_) is not None
-        )
+        """Whether ``span`` says something of the paper: it lies before a placeholder."""
+        return span.start_char < self.placeholder
 
     def span(self, span: Span) -> str:
         return self.text[span.start_char : span.end_char]

@@ -312,6 +312,7 @@ class _Facts:
                 "type": self.type(b.node),
                 "score": b.score,
                 "strength": b.strength,
+                "hub": b.hub,
                 "reach": [self.concept_labels.get(k, str(k)) for k in b.communities[:4]],
                 "more": max(0, len(b.communities) - 4),
             }

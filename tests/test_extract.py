@@ -229,6 +229,23 @@ def test_types_and_roles_from_real_sentences(nlp):
     assert {m.type for m in ms.values()} == {"Problem"}
 
 
+def test_what_a_paper_does_without_it_does_not_use(nlp):
+    # 10,000 arXiv ML abstracts of 2025: 30 of the 44 papers of "retraining" wrote "without retraining",
+    # and 33 mentions after "without" had been "uses"; a problem a paper does without is still its own
+    text = (
+        "Using LoRA, we adapt the model without retraining and w/o any extra annotation. "
+        "We reason without hallucinations."
+    )
+    ms = _annotated(nlp, text, [("Method", "LoRA"), ("Method", "retraining"), ("Method", "annotation"),
+                                ("Task", "hallucinations")])  # fmt: skip
+    assert {t: m.role for t, m in ms.items()} == {
+        "LoRA": "uses",
+        "retraining": "mentions",
+        "annotation": "mentions",
+        "hallucinations": "addresses",
+    }
+
+
 def test_a_finite_verb_inside_a_mention_cuts_it_in_two(nlp):
     # arXiv ML abstracts: the recogniser glued a sentence's subject to its object, 13 mentions of
     # 4,000 sample abstracts, each a concept of its own ("ams kv reduces kv cache usage")

@@ -89,8 +89,9 @@ RELATION_MODEL_FILES = ("meta.json", "weights.npz")
 #: "training and testing data"; 51: the authors a citation names are no concept, "Bengio et al."; 52: a
 #: colon or a spaced dash cuts a mention in two, "SAD-Flower: Flow Matching"; 53: a variable is no word
 #: of a phrase, "size n"; 54: a team is cut from the recogniser's mentions and no word of a phrase, so
-#: it takes none of the paper's concepts, "YNU-HPCC retrieval system").
-CACHE_FORMAT = 54
+#: it takes none of the paper's concepts, "YNU-HPCC retrieval system"; 55: what a paper does without it
+#: does not use, "without retraining").
+CACHE_FORMAT = 55
 
 
 def paper_text(paper: Paper) -> str:

@@ -1039,6 +1039,7 @@ class Roles:
         self.use = frozenset(conf["use_cues"])
         self.address = frozenset(conf["address_cues"])
         self.window = int(conf.get("window", 8))
+        self.without = frozenset(conf.get("without", []))
 
     def __call__(self, doc: Doc) -> Doc:
         self.assign(doc.spans.get(self.spans_key, []))
@@ -1077,6 +1078,8 @@ class Roles:
             return "proposes"
         if span.label_ == "Problem":
             return "addresses" if self_ref or self.address & set(left) else "mentions"
+        if self.without & set(left[-3:]):  # "without (any additional) retraining": not used
+            return "mentions"
         if self.use & set(left):
             return "uses"
         return "mentions"

@@ -169,31 +169,31 @@ class ConceptSpans:
             if a_citation(doc, span.start, span.end):
                 rules["cited authors"] += 1
                 continue
-            span = self._without_team(doc, span, full, rules)
-            if span is None:
-                continue
-            for piece in self._at_verbs(span, rules):
-                spans += self._concepts(piece, label, full, defined, rules)
+            for part in self._without_team(doc, span, full, rules):
+                for piece in self._at_verbs(part, rules):
+                    spans += self._concepts(piece, label, full, defined, rules)
         doc.spans[self.spans_key] = spans
         doc.user_data[RULES] = dict(rules)
         return doc
 
-    def _without_team(self, doc: Doc, span: Span, full: str, rules: Counter[str]) -> Span | None:
-        """``span`` without the name of the team the title says took part in a shared task at its
-        edges (:func:`team_tokens`), trimmed; ``None`` if nothing else is left. A name the gazetteer
-        knows as a concept stays ("Mistral 7B")."""
+    def _without_team(self, doc: Doc, span: Span, full: str, rules: Counter[str]) -> list[Span]:
+        """The parts of ``span`` on either side of the name of the team the title says took part in
+        a shared task (:func:`team_tokens`), each trimmed: "YNU-HPCC retrieval system" is a
+        retrieval system, "SemEval 2019 Task 6 as CN-HIT-MI.T team" the task. A name the gazetteer
+        knows as a concept stays whole ("Mistral 7B")."""
         team = team_tokens(doc)
-        start, end = span.start, span.end
-        while start < end and team[start]:
-            start += 1
-        while end > start and team[end - 1]:
-            end -= 1
-        if (start, end) == (span.start, span.end):
-            return span
+        if not any(team[span.start : span.end]):
+            return [span]
         if load_gazetteer().type_of(self.normaliser.key(full[span.start_char : span.end_char])) is not None:
-            return span
+            return [span]
         rules["a team, not a concept"] += 1
-        return self._trim(doc[start:end], rules) if start < end else None
+        parts, start = [], span.start
+        for i in range(span.start, span.end + 1):
+            if i == span.end or team[i]:
+                if i > start and (part := self._trim(doc[start:i], rules)) is not None:
+                    parts.append(part)
+                start = i + 1
+        return parts
 
     def _type(self, kind: str, tokens: Sequence[Token], key: str) -> tuple[str, float] | None:
         """The type of a mention the NER labelled ``kind``, from its head word, with its confidence.

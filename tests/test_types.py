@@ -467,3 +467,15 @@ def test_what_an_evaluation_measures_is_a_metric():
         "signal to noise ratio": "Metric", "worst group accuracy": "Metric", "in domain accuracy": "Metric",
         "pass rate": "Metric", "mixed precision": "Technique", "dropout rate": "Technique", "rate": "Technique",
         "ratio": "Problem"}  # fmt: skip
+
+
+def test_a_number_format_is_a_technique():
+    # 10,000 arXiv ML abstracts of 2025: "FP16", "FP32", "FP8" and "W4A8" had been Methods, "INT4" a
+    # Problem, "MXFP4" a Dataset; the default sample's "INT8" a Metric. Not what only starts like one.
+    votes = [("fp16", "Method", 1.0)] * 3 + [("int4", "Problem", 1.0), ("mxfp4", "Dataset", 1.0),
+        ("w4a16", "Method", 1.0), ("int8", "Metric", 1.0), ("bf16", "Dataset", 1.0), ("w8a8kv4", "Method", 1.0),
+        ("fp8 kernel", "Method", 1.0), ("interval 2", "Method", 1.0), ("tf32", "Metric", 1.0)]  # fmt: skip
+    assert decide_types(votes, gazetteer=load_gazetteer()) == {
+        "fp16": "Technique", "int4": "Technique", "mxfp4": "Technique", "w4a16": "Technique", "int8": "Technique",
+        "bf16": "Technique", "w8a8kv4": "Technique", "fp8 kernel": "Method", "interval 2": "Method",
+        "tf32": "Technique"}  # fmt: skip

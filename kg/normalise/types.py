@@ -38,6 +38,8 @@ ACL corpus, "hate speech" in 1,213, "COVID-19" a Method in 407), unless it ends 
 does not know that ends in a word of ``measure_words`` is a Metric: what an evaluation measures
 ("pass rate", "worst-group accuracy", "signal-to-noise ratio"), unless it ends in one of
 ``not_measures``, a setting of training or a number format ("learning rate", "mixed precision").
+A number format ("FP16", "INT4", "MXFP4", "W4A16": ``number_formats`` and a bit width) is a
+Technique, as "4-bit quantization" is, whatever its mentions were read as.
 """
 
 from __future__ import annotations
@@ -114,6 +116,8 @@ def decide_types(
         last = key.rpartition(" ")[2]
         if f" {key}".endswith(words.hardware):  # "NVIDIA H100 GPUs", "edge TPU"
             kind = "Hardware"
+        elif words.formats.fullmatch(key):  # "FP16", "INT4", "W4A16": how a model is stored
+            kind = "Technique"
         elif last.endswith(words.datasets) or words.editions.fullmatch(key):  # "MT-Bench", "SemEval-2025 Task 3"
             kind = "Dataset"
         elif last == "language" and " " in key and words.languages.issuperset(key.split()[:-1]):
@@ -220,6 +224,8 @@ class _TypeWords(NamedTuple):
     editions: re.Pattern[str]
     #: Key spellings of ``task_actions`` ("detection", "segmentation").
     actions: frozenset[str]
+    #: What the key of a number format matches (``number_formats``: "fp16", "int4", "w4a16").
+    formats: re.Pattern[str]
     #: Key spellings of ``measure_words`` and ``not_measures``, each after a space.
     measures: tuple[str, ...]
     not_measures: tuple[str, ...]
@@ -243,6 +249,8 @@ def _type_words() -> _TypeWords:
     heads = techniques | {norm.surface(w) for w in conf.get("method_heads", [])}
     problems = tuple(f" {norm.surface(w)}" for w in conf.get("problem_words", []))
     not_problems = tuple(f" {norm.surface(w)}" for w in conf.get("not_problems", []))
+    prefixes = "|".join(re.escape(p) for p in conf.get("number_formats", [])) or "(?!)"
+    formats = re.compile(rf"(?:{prefixes}) ?\d+|w\d+ ?a\d+(?: ?kv\d+)?")
     measures = tuple(f" {norm.surface(w)}" for w in conf.get("measure_words", []))
     not_measures = tuple(f" {norm.surface(w)}" for w in conf.get("not_measures", []))
     series = "|".join(re.escape(w) for w in conf.get("shared_tasks", [])) or "(?!)"
@@ -252,7 +260,7 @@ def _type_words() -> _TypeWords:
     actions = frozenset(norm.surface(w) for w in conf.get("task_actions", []))
     languages = frozenset(norm.surface(w) for w in [*conf.get("language_kinds", []), *conf.get("languages", [])])
     return _TypeWords(heads, datasets, norm.hardware_heads, techniques, problems, not_problems, editions, actions,
-                      measures, not_measures, languages)  # fmt: skip
+                      formats, measures, not_measures, languages)  # fmt: skip
 
 
 def _ends_in(key: str, words: tuple[str, ...], not_words: tuple[str, ...]) -> bool:

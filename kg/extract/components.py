@@ -262,13 +262,14 @@ class ConceptSpans:
         40 titles of 10,000 arXiv ML papers of 2025 so ("KV-CAR: KV Cache Compression").
         """
         doc = span.doc
+        lower, space = lower_forms(doc), spaced(doc)  # (read once: no Token per word)
         depth = 0
-        for tok in span[:-1]:
-            depth += tok.text.count("(") - tok.text.count(")")
-            separates = tok.text in _SEPARATORS and tok.whitespace_ and (tok.text == ":" or doc[tok.i - 1].whitespace_)
-            if separates and not depth and tok.i > span.start:
+        for i in range(span.start, span.end - 1):
+            depth += lower[i].count("(") - lower[i].count(")")
+            separates = lower[i] in _SEPARATORS and space[i] and (lower[i] == ":" or space[i - 1])
+            if separates and not depth and i > span.start:
                 rules["cut at a colon"] += 1
-                sides = (self._trim(doc[span.start : tok.i], rules), self._trim(doc[tok.i + 1 : span.end], rules))
+                sides = (self._trim(doc[span.start : i], rules), self._trim(doc[i + 1 : span.end], rules))
                 return [piece for side in sides if side is not None for piece in self._at_verbs(side, rules)]
         for tok in span[1:-1]:
             if tok.is_lower and tok.lower_ in self.normaliser.verbs and tok.whitespace_ and doc[tok.i - 1].whitespace_:
@@ -961,17 +962,16 @@ def cited_names(doc: Doc) -> bytearray:
     if found is not None:
         return found
     lower = lower_forms(doc)
-    cased = [t.text for t in doc]
     found = bytearray(len(doc))
     for i in range(1, len(doc) - 1):
         et_al = lower[i] == "et" and lower[i + 1] in ("al", "al.")
         dated = lower[i] == "," and _YEAR.fullmatch(lower[i + 1]) is not None
         if not (et_al or dated):
             continue
-        j = i
-        while j > 0 and (_name_word(cased[j - 1]) or (dated and lower[j - 1] in ("and", "&") and j < i)):
+        j = i  # (a Token only for the few words before a citation's "et al." or year)
+        while j > 0 and (_name_word(doc[j - 1].text) or (dated and lower[j - 1] in ("and", "&") and j < i)):
             j -= 1
-        named = any(cased[k][:1].isupper() for k in range(j, i))
+        named = any(doc[k].text[:1].isupper() for k in range(j, i))
         if named and (et_al or (j > 0 and lower[j - 1] in ("(", ";"))):
             found[j:i] = b"\x01" * (i - j)
     doc.user_data[_CITED] = found

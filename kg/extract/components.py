@@ -83,8 +83,8 @@ _DIMENSIONS = re.compile(r"[1-9]D")
 #: Words that say how near a value is ("of up to 0.85", "of about 3%", "of at least 90%").
 _ABOUT = frozenset(["up", "to", "about", "around", "over", "nearly", "approximately", "almost", "roughly", "only",
                     "just", "at", "least", "most", "under", "below", "above"])  # fmt: skip
-#: A year, which numbers no value: "Q3 of 2025".
-_YEAR = re.compile(r"(?:19|20)\d\d")
+#: A year, which numbers no value ("Q3 of 2025"), as a citation writes it too ("(Miller, 2018)", "2020a").
+_YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")
 #: A count or a factor written before what it counts: "33", "2,875", "4.4×", "2×2" (not "4-bit", "3D").
 _COUNT = re.compile(r"\d[\d,.]*(?:[×x]\d*)?")
 #: A number grouped in thousands: "1,474" of "a 1,474-pair corpus" counts what follows its hyphen.
@@ -990,8 +990,6 @@ _CITED = "kg_cited_names"
 #: Lower-case words inside names: "van Heuven", "de Marneffe", "Abu al Haija".
 _NAME_PARTICLES = frozenset(["van", "von", "der", "den", "de", "da", "das", "dos", "du", "del", "della", "di", "la",
                              "le", "al", "el", "bin", "ibn"])  # fmt: skip
-#: A year as a citation writes it: "2018", "2020a".
-_YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")
 
 
 def lower_forms(doc: Doc) -> list[str]:

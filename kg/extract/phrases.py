@@ -218,7 +218,7 @@ class Phrases:
             whole.add((s.start, s.end))
         blocked = bytearray(n) if self.inside_concepts else taken
         # "Abu Farha" of "Abu Farha et al.", the team of "YNU-HPCC at SemEval-2024 Task 7": no words of a phrase
-        unread = bytes(a | b for a, b in zip(cited_names(doc), team_tokens(doc), strict=True))
+        cited, team = cited_names(doc), team_tokens(doc)
         function = self.function
         # A token's text and word shape are its lexeme's: read once per distinct word, from the
         # token table in one call (no Token object per token).
@@ -299,7 +299,7 @@ class Phrases:
                     runs.append(words)
                     words = []
                 continue
-            if blocked[i] or skip or lower in function or unread[i]:
+            if blocked[i] or skip or lower in function or cited[i] or team[i]:
                 # A hyphen glued on both sides joins two words into one: "multi-service".
                 join = (
                     lower == "-" and bool(words) and words[-1][1] == i

@@ -52,12 +52,7 @@ def participation(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, float
     >>> participation(H, {"a": 0, "x": 0, "y": 1})
     {'a': 0.5, 'x': 0.0, 'y': 0.0}
     """
-    result = {}
-    for n in H:
-        spread = _spread(H, n, membership)
-        total = sum(spread.values())
-        result[str(n)] = 1.0 - sum((w / total) ** 2 for w in spread.values()) if total else 0.0
-    return result
+    return {n: _participation(spread) for n, spread in _spreads(H, membership).items()}
 
 
 def within_z(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, float]:
@@ -69,16 +64,7 @@ def within_z(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, float]:
     >>> {n: round(z, 2) for n, z in within_z(H, dict.fromkeys(map(str, H), 0)).items()}
     {'0': 2.0, '1': -0.5, '2': -0.5, '3': -0.5, '4': -0.5}
     """
-    inside: dict[int, dict[str, float]] = defaultdict(dict)
-    for n in H:
-        s = membership.get(str(n), -1)
-        if s >= 0:
-            inside[s][str(n)] = _spread(H, n, membership).get(s, 0.0)
-    result: dict[str, float] = {}
-    for weights in inside.values():
-        mean, sd = fmean(weights.values()), pstdev(weights.values())
-        result.update({n: (w - mean) / sd if sd else 0.0 for n, w in weights.items()})
-    return result
+    return _within_z(_spreads(H, membership), membership)
 
 
 def bridges(H: nx.Graph, membership: Mapping[str, int], *, min_degree: int = 3) -> list[Bridge]:
@@ -96,21 +82,41 @@ def bridges(H: nx.Graph, membership: Mapping[str, int], *, min_degree: int = 3) 
     >>> [(b.node, b.score, b.communities) for b in bridges(H, membership)][:1]
     [('m', 0.5, (0, 1))]
     """
-    scores = participation(H, membership)
-    hubs = within_z(H, membership)
+    spreads = _spreads(H, membership)  # (each node's, once: the scores below all read them)
+    hubs = _within_z(spreads, membership)
     result = []
     for n in H:
-        if H.degree(n) < min_degree:
-            continue
-        spread = _spread(H, n, membership)
-        if len(spread) < 2:
+        spread = spreads[str(n)]
+        if H.degree(n) < min_degree or len(spread) < 2:
             continue
         reached = tuple(sorted(spread, key=lambda s: (-spread[s], s)))
         name = str(H.nodes[n].get("name") or n)
         strength = sum(spread.values())
-        hub = hubs.get(str(n), 0.0)
-        result.append(Bridge(str(n), name, scores[str(n)], reached, strength, hub))
+        result.append(Bridge(str(n), name, _participation(spread), reached, strength, hubs.get(str(n), 0.0)))
     return sorted(result, key=lambda b: (b.hub < HUB_Z, -b.score, -b.strength, b.node))
+
+
+def _spreads(H: nx.Graph, membership: Mapping[str, int]) -> dict[str, dict[int, float]]:
+    """Each node's link weight per community of its neighbours (:func:`_spread`)."""
+    return {str(n): _spread(H, n, membership) for n in H}
+
+
+def _participation(spread: Mapping[int, float]) -> float:
+    total = sum(spread.values())
+    return 1.0 - sum((w / total) ** 2 for w in spread.values()) if total else 0.0
+
+
+def _within_z(spreads: Mapping[str, Mapping[int, float]], membership: Mapping[str, int]) -> dict[str, float]:
+    inside: dict[int, dict[str, float]] = defaultdict(dict)
+    for n, spread in spreads.items():
+        s = membership.get(n, -1)
+        if s >= 0:
+            inside[s][n] = spread.get(s, 0.0)
+    result: dict[str, float] = {}
+    for weights in inside.values():
+        mean, sd = fmean(weights.values()), pstdev(weights.values())
+        result.update({n: (w - mean) / sd if sd else 0.0 for n, w in weights.items()})
+    return result
 
 
 def _spread(H: nx.Graph, n: object, membership: Mapping[str, int]) -> dict[int, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import marshal
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -63,6 +63,10 @@ class Mention:
 
     ``source`` is what found it: ``"model"`` (the entity recogniser) or ``"phrase"`` (a scored
     candidate phrase where the recogniser found nothing, ``kg_phrases``).
+
+    A coordination whose conjuncts share words ("supervised and unsupervised learning") is one
+    mention of each of its concepts over the same characters, whose text spells none of them
+    alone (:func:`coordinated`).
     """
 
     text: str
@@ -79,6 +83,23 @@ class Mention:
     def to_dict(self) -> dict[str, Any]:
         # every field is a plain value: no need for asdict's deep copy, which costs ten times this
         return {name: getattr(self, name) for name in self.__slots__}
+
+
+def coordinated(mentions: Sequence[Mention]) -> set[tuple[str, int, int]]:
+    """Where (field, start, end) a coordination is the mention of several concepts of one paper.
+
+    >>> from dataclasses import replace
+    >>> m = Mention("supervised and unsupervised learning", "Technique", 0, 37, "", "uses", "supervised learning")
+    >>> coordinated([m, replace(m, concept="unsupervised learning")]), coordinated([m])
+    ({('abstract', 0, 37)}, set())
+    """
+    where = [(m.field, m.start, m.end) for m in mentions]
+    if len(set(where)) == len(where):  # most papers
+        return set()
+    concepts: dict[tuple[str, int, int], set[str]] = {}
+    for at, m in zip(where, mentions, strict=True):
+        concepts.setdefault(at, set()).add(m.concept)
+    return {at for at, keys in concepts.items() if len(keys) > 1}
 
 
 @dataclass(frozen=True, slots=True)

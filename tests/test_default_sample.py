@@ -20,7 +20,7 @@ from tests.test_cli import kg
 # Paper, Concept, MENTIONS, SHARES_CONCEPTS, CO_OCCURS
 EXPECTED_GRAPH = (300, 3561, 4790, 2972, 387)
 # USED_FOR, PART_OF, HYPONYM_OF
-EXPECTED_RELATIONS = (990, 7, 126)
+EXPECTED_RELATIONS = (1009, 7, 127)
 EXPECTED_MENTIONS = 6333
 #: Concepts a researcher of large models indexes these papers by, among the 40 with most papers.
 FIELD_CONCEPTS = {"model merging", "knowledge distillation", "key value cache", "mixture of experts",

@@ -446,6 +446,24 @@ def test_a_concept_is_named_as_abstracts_spell_it_not_as_title_case_titles_do():
     assert concept["name"] == "Neural Machine Translation"
 
 
+def test_a_coordination_is_no_spelling_of_the_concepts_it_names():
+    # "supervised and unsupervised learning" is one mention of each concept, over the coordination
+    # (kg_concepts): neither concept is named by it nor has it as an alias
+    text = "We combine supervised and unsupervised learning."
+    papers = [Paper("p0", "", text, 2021), Paper("p1", "", "We use unsupervised learning.", 2021)]
+    both = [_m("supervised and unsupervised learning", key, "Technique", start=11) for key in
+            ("supervised learning", "unsupervised learning")]  # fmt: skip
+    extractions = [Extraction("p0", both), Extraction("p1", [_m("unsupervised learning", "unsupervised learning",
+                                                                "Technique", start=7)])]  # fmt: skip
+    B = build_graph(papers, extractions)
+    supervised, unsupervised = B.nodes["concept:supervised learning"], B.nodes["concept:unsupervised learning"]
+    assert (supervised["name"], supervised["aliases"], supervised["paper_count"]) == ("supervised learning", [], 1)
+    assert (unsupervised["name"], unsupervised["aliases"]) == ("unsupervised learning", [])
+    assert unsupervised["paper_count"] == 2
+    # the evidence is what the paper wrote
+    assert B.edges["paper:p0", "concept:supervised learning"]["text"] == "supervised and unsupervised learning"
+
+
 def test_a_sentences_capital_is_no_part_of_a_name_where_the_run_writes_the_word_in_lower_case():
     # 10,000 arXiv ML abstracts of 2026 had concepts named "Automated essay scoring" and "Graphical user
     # interface agents": every paper that wrote them opened a sentence with them

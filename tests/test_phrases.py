@@ -11,6 +11,7 @@ from kg.extract.components import SPANS_KEY
 from kg.extract.phrases import Phrases
 from kg.extract.pipeline import extract
 from kg.records import Paper
+from tests.conftest import with_entities
 
 # From www.jsonl-style records: the title is the first line.
 TITLE = "Collaborative filtering for orkut communities: discovery of user latent behavior"
@@ -308,3 +309,19 @@ def test_a_fragment_of_a_longer_term_is_no_phrase():
     assert {"named entity recognition", "natural language processing", "hate speech detection",
             "word sense disambiguation", "hate speech", "gaussian splatting"} <= keys  # fmt: skip
     assert not keys & {"entity recognition", "language processing", "speech detection", "sense disambiguation"}
+
+
+def test_no_phrase_is_a_conjunct_whose_concept_the_coordination_mentions(nlp):
+    # "Patronizing and Condescending Language Detection" is the mention of both its concepts
+    # (kg_concepts): "Patronizing" alone had become a phrase, and a concept, of its own
+    text = "We take part in Patronizing and Condescending Language Detection with a new method."
+    off = ["tok2vec", "ner", "kg_concepts", "kg_roles", "kg_relations", "kg_phrases"]
+    doc = with_entities(nlp, text, [("Task", "Patronizing and Condescending Language Detection")], disable=off)
+    for name in ("kg_concepts", "kg_roles", "kg_phrases"):
+        doc = nlp.get_pipe(name)(doc)
+    spans = doc.spans[SPANS_KEY]
+    assert [(s.text, s.id_) for s in spans if s._.source == "model"] == [
+        ("Patronizing and Condescending Language Detection", "patronizing language detection"),
+        ("Patronizing and Condescending Language Detection", "condescending language detection"),
+    ]
+    assert "patronizing" not in {s.id_ for s in spans}

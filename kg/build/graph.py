@@ -23,7 +23,7 @@ from kg.build.texts import TextFile
 from kg.normalise.acronyms import spelled_by_initials
 from kg.normalise.keys import Normaliser, written_as_name
 from kg.normalise.specificity import generic_terms, is_acronym, specificity, writes_acronym
-from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper
+from kg.records import RELATION_TYPES, ROLE_STRENGTH, Extraction, Mention, Paper, coordinated
 
 log = logging.getLogger(__name__)
 
@@ -179,17 +179,22 @@ def build_graph(
         best: dict[str, tuple[Mention, int]] = {}
         placed: dict[str, float] = defaultdict(float)
         first_end = _first_sentence_end(paper.abstract)
-        for m in found.mentions if found is not None else []:
+        mentioned = found.mentions if found is not None else []
+        shared = coordinated(mentioned)
+        for m in mentioned:
             place = 1.0 if m.field == "title" else 0.5 if m.start < first_end else 0.0
             placed[m.concept] = max(placed[m.concept], place)
             text = spellings(m.text)
-            # a title's spelling names a concept only when no abstract spells it ("Neural Machine
-            # Translation" in title case)
-            surfaces.add(m.concept, text)
-            if m.field == "abstract":
-                in_abstracts.add(m.concept, text)
-                if not _opens_sentence(paper.abstract, m.start):
-                    first_words.add(text)
+            if shared and (m.field, m.start, m.end) in shared:
+                surfaces.register(m.concept)  # "supervised and unsupervised learning" spells neither
+            else:
+                # a title's spelling names a concept only when no abstract spells it ("Neural Machine
+                # Translation" in title case)
+                surfaces.add(m.concept, text)
+                if m.field == "abstract":
+                    in_abstracts.add(m.concept, text)
+                    if not _opens_sentence(paper.abstract, m.start):
+                        first_words.add(text)
             types.add(m.concept, m.type)
             seen = best.get(m.concept)
             if seen is None:
@@ -208,7 +213,7 @@ def build_graph(
             concept = concept_ids.get(key) or concept_ids.setdefault(key, concept_node(key))
             add_edge_dict(B, node, concept, MENTION_KEYS(attrs))
         B.nodes[node]["n_concepts"] = len(best)
-        del found  # before the next paper is read
+        del found, mentioned  # before the next paper is read
     names = _distinct_names(surfaces, lambda key: in_abstracts.get(key) or surfaces[key],
                             lambda key: B.in_degree(concept_ids[key]), lowered=first_words.lowered())  # fmt: skip
     for key in surfaces:
@@ -271,6 +276,11 @@ class Tally(Mapping[str, Counter[str]]):
             self._count[key] += 1
         else:
             self._seen[key] = Counter({seen: self._count.pop(key), value: 1})
+
+    def register(self, key: str) -> None:
+        """Count ``key`` in, with no value met (yet)."""
+        if key not in self._seen:
+            self._seen[key] = Counter()
 
     def __getitem__(self, key: str) -> Counter[str]:
         seen = self._seen[key]
@@ -683,8 +693,11 @@ def _concept_name(
     ...     "Graphical User Interface (GUI) Agents": 1}), lowered=lowered)
     'graphical user interface agents'
 
-    With ``spelled_out``, the form that spells the key out, however rare, else the key.
+    With ``spelled_out``, the form that spells the key out, however rare, else the key; without
+    forms (a concept written only in coordinations, :func:`kg.records.coordinated`), the key.
     """
+    if not forms:
+        return key
     if any("(" in form for form in forms):
         asides = Counter[str]()
         for form, n in forms.items():

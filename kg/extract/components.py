@@ -57,6 +57,9 @@ def verb_with_object(word: str, after: str) -> bool:
 _LOWER_FORMS = 200_000
 #: ``doc.user_data`` key of the counts of the key rules that fired in a document.
 RULES = "kg_rules"
+#: ``doc.user_data`` key of the (start, end) tokens of each conjunct of a coordination whose concepts are
+#: mentioned over the whole coordination: a conjunct's own words are no candidate phrase (``kg_phrases``).
+CONJUNCTS = "kg_conjuncts"
 #: NER label -> kg concept type; ``Method`` spans are split into Method and Technique, and a
 #: ``Material`` is a ``Dataset`` only when it names one (a corpus, a benchmark, a named resource).
 LABEL_TYPES = {"Method": "Method", "Task": "Problem", "Metric": "Metric", "Material": "Dataset"}
@@ -235,7 +238,8 @@ class ConceptSpans:
             rules["runs on through to"] += 1
             return []
         found = []
-        for part, tokens in self._unrepeated(self._conjuncts(span, rules), rules):
+        parts = list(self._unrepeated(self._conjuncts(span, rules), rules))
+        for part, tokens in parts:
             key = defined.get(full[part.start_char : part.end_char]) if len(tokens) == len(part) else None
             key = key or self._key(tokens, defined, rules)
             if self.normaliser.is_generic(key):
@@ -249,6 +253,13 @@ class ConceptSpans:
             out.id_ = key
             out._.confidence = typed[1]
             found.append(out)
+        if len(found) > 1 and any(tokens[-1].i >= part.end for part, tokens in parts):
+            # A conjunct that shares a word of another ("supervised" of "supervised and unsupervised
+            # learning") is named by the whole coordination only, and so is each concept it names:
+            # one mention of each, over the coordination (SciERC marks it so, as one span).
+            rules["coordination shared"] += 1
+            span.doc.user_data.setdefault(CONJUNCTS, []).extend((s.start, s.end) for s in found)
+            found = [_over(span, s) for s in found]
         return found
 
     def _at_verbs(self, span: Span, rules: Counter[str]) -> list[Span]:
@@ -818,6 +829,14 @@ def _counted(doc: Doc, start: int, end: int) -> int:
     if _THOUSANDS.fullmatch(text) and after < end and doc[start + 1].text == "-" and doc[start + 2].is_alpha:
         return after
     return start
+
+
+def _over(span: Span, concept: Span) -> Span:
+    """``concept`` (its type, key and confidence) over the words of ``span``."""
+    out = Span(span.doc, span.start, span.end, label=concept.label_)
+    out.id_ = concept.id_
+    out._.confidence = concept._.confidence
+    return out
 
 
 def _balanced(span: Span) -> tuple[int, int]:

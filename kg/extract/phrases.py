@@ -30,6 +30,7 @@ from kg.config import config_path, read_settings
 from kg.errors import ConfigError
 from kg.extract.components import (
     CLOSING_BRACKETS,
+    CONJUNCTS,
     CONTEXT_CONFIDENCE,
     CUE_CONFIDENCE,
     SPANS_KEY,
@@ -210,8 +211,10 @@ class Phrases:
         taken = bytearray(n)
         edge = bytearray(n + 1)
         # A span's whole text is never a candidate: it is already a concept, and a second span
-        # on the same characters would share its extension attributes (role, source).
-        whole = set()
+        # on the same characters would share its extension attributes (role, source). Nor is a
+        # conjunct's, whose concept is mentioned over its coordination ("Patronizing" of
+        # "Patronizing and Condescending Language Detection").
+        whole = set(doc.user_data.get(CONJUNCTS, ()))
         for s in doc.spans.get(self.spans_key, []):
             taken[s.start : s.end] = b"\x01" * (s.end - s.start)
             edge[s.start] = edge[s.end] = 1

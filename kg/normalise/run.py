@@ -89,7 +89,7 @@ from kg.normalise.acronyms import Acronym, find_acronyms, initials, letters, sin
 from kg.normalise.keys import Normaliser, doubled_word, repeats_words, undoubled, written_as_name
 from kg.normalise.specificity import closed_up, generic_terms
 from kg.normalise.types import technique_and_method_heads
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Mention, Paper, coordinated
 
 _WORD = re.compile(r"\w+")
 #: A long form stands for a known name when two abstracts at least, and one in this many mentions
@@ -408,16 +408,17 @@ def rekeyed(
     for x in extractions:
         rules.update(x.rules)
         own = defined.get(x.id, {})
-        by_span: dict[tuple[str, int, int], str] = {}
+        # (a coordination is the mention of several concepts: its offsets and its concept)
+        by_span: dict[tuple[str, int, int, str], str] = {}
         mentions = []
-        for m in x.mentions:
-            key = rekey(m, own, rules)
-            by_span[m.field, m.start, m.end] = key
+        for m, spelt in zip(x.mentions, _spelled(x.mentions, norm), strict=True):
+            key = rekey(spelt, own, rules)
+            by_span[m.field, m.start, m.end, m.concept] = key
             mentions.append(m if key == m.concept else replace(m, concept=key))
         relations = []
         for r in x.relations:
-            head = by_span.get((r.field, r.head_start, r.head_end)) or rekey.key(rekey.spelled_out(r.head))
-            tail = by_span.get((r.field, r.tail_start, r.tail_end)) or rekey.key(rekey.spelled_out(r.tail))
+            head = by_span.get((r.field, r.head_start, r.head_end, r.head)) or rekey.key(rekey.spelled_out(r.head))
+            tail = by_span.get((r.field, r.tail_start, r.tail_end, r.tail)) or rekey.key(rekey.spelled_out(r.tail))
             if head == tail:  # "data set USED_FOR dataset": one concept now
                 rules[SELF_RELATION] += 1
                 continue
@@ -494,7 +495,7 @@ def run_tables(
     bare: set[str] = set()
     for x in extractions:
         own = defined.get(x.id, {})
-        for m in x.mentions:
+        for m in _spelled(x.mentions, norm):
             key = spelled(_expand_acronyms(m, acronyms, own, norm) or m.concept)
             counts[key] += 1
             if " " not in key:
@@ -952,6 +953,42 @@ class Spelled:
                 out = " ".join([self._table[start], *words[i:]])
                 return key if repeats_words(out) else out
         return key
+
+
+#: What separates the conjuncts of a coordination: "A, B and C", "A or B".
+_CONJUNCTIONS = re.compile(r"\s*[,;]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+
+
+def _spelled(mentions: list[Mention], norm: Normaliser) -> list[Mention]:
+    """``mentions``, each of a coordination's concepts (:func:`~kg.records.coordinated`) with the words
+    that spell it as its text, for the run-wide rules that read a mention's words: "AI models" of
+    "human and AI models", "pre-processing methods" of "pre- and post-processing methods".
+
+    >>> m = Mention("human and AI models", "Technique", 0, 19, "", "uses", "human model")
+    >>> [x.text for x in _spelled([m, replace(m, concept="ai model")], Normaliser())]
+    ['human models', 'AI models']
+    """
+    shared = coordinated(mentions)
+    if not shared:
+        return mentions
+    return [_conjunct(m, norm) if (m.field, m.start, m.end) in shared else m for m in mentions]
+
+
+def _conjunct(m: Mention, norm: Normaliser) -> Mention:
+    """``m`` with the words of its coordination that spell its concept as its text, or as it is."""
+    parts = [p for p in _CONJUNCTIONS.split(m.text) if p]
+    last = parts[-1].split()
+    for part in parts:
+        if part is parts[-1]:
+            spellings = [part]
+        else:  # the last part's head: "human" + "models"; "pre-" + "processing methods"
+            spellings = [f"{part} {' '.join(last[k:])}" for k in range(1, len(last))]
+            if part.endswith("-") and "-" in last[0][1:]:
+                spellings.append(" ".join([part + last[0].split("-", 1)[1], *last[1:]]))
+        for text in spellings:
+            if norm.key(text) == m.concept:
+                return replace(m, text=text)
+    return m
 
 
 def _expand_acronyms(

@@ -1022,6 +1022,17 @@ def _expand_acronyms(
     >>> _expand_acronyms(m, run, {}, Normaliser(), frozenset(run)), _expand_acronyms(
     ...     m, run, {}, Normaliser(), frozenset(run), frozenset({"mt bench"}))
     ('machine translation bench', None)
+
+    Short forms joined by a slash are each expanded only where each is one ("LLM/VLM"); else they
+    are one name: "CNN/DM", the CNN/Daily Mail summarisation dataset (5 papers of 5,000 ACL papers of
+    2023 had it keyed "convolutional neural network/dm dataset"; the ACL corpus writes "CNN/DailyMail"
+    52 times, "CNN/Daily Mail" 40, "CNN/DM" 24).
+
+    >>> run = {"CNN": "convolutional neural network", "LLM": "large language model", "VLM": "vision language model"}
+    >>> m = Mention("CNN/DM dataset", "Dataset", 0, 14, "", "uses", "cnn/dm dataset")
+    >>> _expand_acronyms(m, run, {}, Normaliser(), frozenset(run)), _expand_acronyms(
+    ...     replace(m, text="LLM/VLM agents", concept="llm/vlm agent"), run, {}, Normaliser(), frozenset(run))
+    (None, 'large language model/vision language model agent')
     """
     if not (acronyms or own) or "(" in m.text or m.text.islower():
         return None  # (every short form has a capital: a mention in small letters names none)
@@ -1045,6 +1056,8 @@ def _expand_acronyms(
                 return long + word[len(name) :]
             if "-" in word and not _NUMBER_PART.search(word) and norm.key(word) in known:
                 return word  # a known name's parts: "MIMIC-CXR" is no MIMIC chest X-ray
+            if "/" in word and any(lookup(singular(p), False) is None for p in word.split("/") if p.lower() != p):
+                return word  # one name ("CNN/DM", "CNN/Daily Mail"), not short forms in a list ("LLM/VLM")
 
             def part(p: re.Match[str]) -> str:
                 nonlocal found

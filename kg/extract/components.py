@@ -115,6 +115,7 @@ class ConceptSpans:
         conf = read_settings("normalise.toml")
         self.dataset_words = frozenset(conf.get("dataset_words", []))
         self.task_heads = frozenset(conf.get("task_heads", []))
+        self.task_actions = frozenset(conf.get("task_actions", []))
         self.fixed_coordinations = tuple(conf.get("fixed_coordinations", []))
         self.coordination_blockers = frozenset(conf.get("coordination_blockers", []))
         self.technique_heads = frozenset(conf.get("technique_heads", []))
@@ -213,6 +214,10 @@ class ConceptSpans:
             # "reinforcement learning" read as a Task from its context, "large language models"
             # as a Task, "a ResNet-50 model" as a Material: their own words say otherwise.
             kind, cue = "Method", True
+        elif kind == "Dataset" and len(bare) > 1 and head in self.task_actions:
+            # "machine-generated text detection", "French language modeling" read as a Material
+            # (17 of 2,000 ACL and arXiv ML abstracts): a task, not the data it is done on
+            kind, cue = "Problem", True
         elif kind == "Problem":
             cue = head in self.task_heads
         if kind == "Method" and not _is_named(bare, self.family_acronyms):

@@ -436,6 +436,20 @@ def test_a_phenomenon_research_studies_is_a_problem():
         "task oriented dialog": "Problem"}  # fmt: skip
 
 
+def test_what_a_model_reasons_about_is_a_problem():
+    # 10,000 arXiv ML papers of 2025: keys ending in "reasoning" were 39 Problems and 30 Techniques
+    g = load_gazetteer()
+    votes = [("large language model reasoning", "Technique", 0.5)] * 9 + [("mathematical reasoning", "Problem", 1.0),
+        ("causal reasoning", "Technique", 1.0), ("symbolic reasoning", "Technique", 0.5),
+        # ways of reasoning that are methods stay what their mentions say
+        ("chain of thought reasoning", "Technique", 1.0), ("tree of thought reasoning", "Technique", 1.0),
+        ("case based reasoning", "Method", 1.0)]  # fmt: skip
+    assert decide_types(votes, gazetteer=g) == {
+        "large language model reasoning": "Problem", "mathematical reasoning": "Problem", "causal reasoning": "Problem",
+        "symbolic reasoning": "Problem", "chain of thought reasoning": "Technique",
+        "tree of thought reasoning": "Technique", "case based reasoning": "Method"}  # fmt: skip
+
+
 def test_a_field_of_study_is_a_problem():
     # as "natural language processing" and "computer vision" are: on the arXiv ML corpus
     # "robotics" (184 papers), "ethics" (116), "governance" (80), "mathematics" (77) and

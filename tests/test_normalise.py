@@ -1540,3 +1540,26 @@ def test_markup_references_and_looking_are_no_concepts(nlp):
     keys = {m.concept for m in x.mentions}
     assert not keys & {"sup", "ibid", "look"}
     assert "nuclear magnetic resonance" in keys or "quantum computing" in keys
+
+
+def test_a_coordination_is_keyed_by_each_concepts_own_words_and_its_relations_keep_their_ends():
+    from kg.normalise.run import normalise_run
+    from kg.records import Extraction, Mention, Paper, Relation
+
+    # the arXiv ML slices: the run defines AI, so "AI models" of "human and AI models" is the
+    # artificial intelligence model; a relation of the coordination keeps each end its concept
+    defines = Paper("a", "", "Artificial intelligence (AI) models help.")
+    text = "We compare human and AI models for triage."
+    keys = ("human model", "ai model")
+    both = [Mention("human and AI models", "Technique", 11, 30, text, "uses", key) for key in keys]
+    triage = Mention("triage", "Problem", 35, 41, text, "addresses", "triage")
+    rs = [Relation("USED_FOR", m.concept, "triage", m.text, "triage", 11, 30, 35, 41, text) for m in both]
+    x = Extraction("b", [*both, triage], rs)
+    out, _ = normalise_run([defines, Paper("b", "", text)], [Extraction("a", []), x])
+    [b] = [x for x in out if x.id == "b"]
+    assert [(m.text, m.concept) for m in b.mentions][:2] == [
+        ("human and AI models", "human model"),
+        ("human and AI models", "artificial intelligence model"),
+    ]
+    heads = [r.head for r in b.relations]
+    assert heads == ["human model", "artificial intelligence model"]

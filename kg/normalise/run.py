@@ -978,8 +978,8 @@ def _conjunct(m: Mention, norm: Normaliser) -> Mention:
     """``m`` with the words of its coordination that spell its concept as its text, or as it is."""
     parts = [p for p in _CONJUNCTIONS.split(m.text) if p]
     last = parts[-1].split()
-    for part in parts:
-        if part is parts[-1]:
+    for i, part in enumerate(parts, 1):
+        if i == len(parts):
             spellings = [part]
         else:  # the last part's head: "human" + "models"; "pre-" + "processing methods"
             spellings = [f"{part} {' '.join(last[k:])}" for k in range(1, len(last))]

@@ -76,3 +76,51 @@ def test_pretraining_rounds_resume_from_the_last_weights(tmp_path):
     epochs = [json.loads(line)["epoch"] for line in (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()]
     assert epochs == [0, 1, 1, 2]
     assert last.read_bytes() != (tmp_path / "model0.bin").read_bytes()
+
+
+def test_a_mean_of_checkpoints_averages_every_weight_of_the_tok2vec_and_the_recogniser(tmp_path):
+    import numpy as np
+    import spacy
+
+    from kg.extract.cv import CHECKPOINTS, average_checkpoints
+
+    def weights(nlp):
+        for name in ("tok2vec", "ner"):
+            for node in nlp.get_pipe(name).model.walk():
+                for param in node.param_names:
+                    if node.has_param(param):
+                        yield node, param
+
+    run = tmp_path / "fold-0"
+    (run / CHECKPOINTS).mkdir(parents=True)
+    for step, value in ((200, 1.0), (400, 2.0), (600, 6.0)):
+        nlp = spacy.blank("en")
+        nlp.add_pipe("tok2vec")
+        nlp.add_pipe("ner").add_label("Method")
+        nlp.initialize()
+        for node, param in weights(nlp):
+            node.set_param(param, np.full_like(node.get_param(param), value))
+        nlp.to_disk(run / CHECKPOINTS / str(step))
+    dest = average_checkpoints(run, [200, 400, 600])
+    assert dest == run / CHECKPOINTS / "mean-200-600"
+    averaged = spacy.load(dest)
+    assert {float(v) for node, param in weights(averaged) for v in np.unique(node.get_param(param))} == {3.0}
+    assert averaged.get_pipe("ner").labels == ("Method",)
+
+
+def test_a_mean_of_the_last_checkpoints_is_chosen_only_where_it_beats_the_best_step_on_the_folds_mean(
+    tmp_path, monkeypatch
+):
+    from kg.extract import cv
+
+    for fold in ("fold-0", "fold-1"):
+        (tmp_path / fold).mkdir()
+        rows = [json.dumps({"step": step, "ents_mt_f": 0.5 + step / 10_000}) for step in range(0, 2400, 200)]
+        (tmp_path / fold / SCORES).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    monkeypatch.setattr(cv, "average_checkpoints", lambda run, steps: run / f"mean-{steps[0]}-{steps[-1]}")
+    # the best step, 2,200, scores 0.72 on both folds
+    monkeypatch.setattr(cv, "raw_f1", lambda model, heldout: {"mean-1600-2200": 0.75}.get(model.name, 0.70))
+    means = {"mean-1600-2200": 0.75, "mean-1000-2200": 0.70, "mean-200-2200": 0.70}
+    assert cv.choose_checkpoint(tmp_path) == ("mean-1600-2200", means)
+    monkeypatch.setattr(cv, "raw_f1", lambda model, heldout: 0.72)
+    assert cv.choose_checkpoint(tmp_path)[0] == "2200"

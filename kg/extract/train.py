@@ -28,7 +28,7 @@ from spacy.util import registry
 from thinc.api import Config
 
 from kg.config import model_dir
-from kg.extract.cv import CHECKPOINTS, FINAL, cross_validate, table, write_cv
+from kg.extract.cv import cross_validate, final_checkpoint, table, write_cv
 from kg.extract.pretrain import PRETRAIN_DOCS, PRETRAIN_ROUNDS, pretrain_in_rounds, raw_text_files, write_raw_text
 from kg.extract.vectors import build_vectors
 
@@ -89,7 +89,7 @@ def train(
     if init_tok2vec is not None:
         overrides = {**(overrides or {}), "paths.init_tok2vec": str(init_tok2vec)}
     result = cross_validate(scierc, work, k=k, vectors=vectors, overrides=overrides, jobs=jobs)
-    return install(work / FINAL / CHECKPOINTS / str(result["chosen_step"]), dest, cv=result)
+    return install(final_checkpoint(work, result["chosen"]), dest, cv=result)
 
 
 def install(best: Path, dest: Path | None = None, *, cv: dict[str, Any] | None = None) -> Path:
@@ -117,7 +117,7 @@ def install(best: Path, dest: Path | None = None, *, cv: dict[str, Any] | None =
         ],
     )
     if cv is not None:
-        meta["kg_cv"] = {key: cv[key] for key in ("settings", "chosen_step", "summary", "folds")}
+        meta["kg_cv"] = {key: cv[key] for key in ("settings", "chosen_step", "chosen", "summary", "folds")}
         # spaCy's own figures are on the final run's "held-out" abstracts, which it trained on.
         meta.pop("performance", None)
     meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
@@ -127,8 +127,10 @@ def install(best: Path, dest: Path | None = None, *, cv: dict[str, Any] | None =
     config["training"]["score_weights"] = {"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None}
     config["training"]["logger"] = {"@loggers": "spacy.ConsoleLogger.v1", "progress_bar": False}
     if cv is not None:
-        # The config says how the shipped model was trained: this many steps, no early stop.
-        config["training"]["max_steps"] = cv["chosen_step"]
+        # The config says how the shipped model was trained: this many steps, no early stop (a mean
+        # of checkpoints: up to the last of them).
+        chosen = str(cv["chosen"])
+        config["training"]["max_steps"] = int(chosen.rsplit("-", 1)[-1])
     config.to_disk(best / "config.cfg")
     dest = dest or model_dir()
     if dest.exists():
@@ -174,7 +176,7 @@ def main() -> None:
     if args.cv_score:
         cv = json.loads((args.cv_score / "cv.json").read_text(encoding="utf-8"))
         result = write_cv(args.cv_score, settings=cv["settings"])
-        print(f"step {result['chosen_step']}\n{table(result)}")
+        print(f"checkpoint {result['chosen']}\n{table(result)}")
         return
     overrides = {"training.max_steps": args.max_steps} if args.max_steps else {}
     dest = train(

@@ -66,8 +66,8 @@ $(MODEL_STAMP): pyproject.toml $(STAMP)
 ## make model: rebuild the shipped concept model: word vectors from the ACL abstracts ($(CORPUS)),
 ## the tok2vec pretrained on ACL and arXiv ML abstracts in three rounds of 45,000 (kg.extract.pretrain;
 ## about 25 minutes a round on one thread), then the NER (config/vectors.toml, config/ner.cfg)
-## cross-validated in 3 folds of SciERC train+dev to choose its step count, and trained on all of
-## train+dev to that step. Two trainings at a time, one thread each (one BLAS thread: a run is then
+## cross-validated in 3 folds of SciERC train+dev to choose its step count (or the mean of a run's last
+## checkpoints), and trained on all of train+dev to that step (or that mean). Two trainings at a time, one thread each (one BLAS thread: a run is then
 ## the same every time): 6-17 minutes a training on a busy 2-core machine, about 35 minutes for
 ## the four. The folds' scores go to build/cv/cv.json; to re-score the fold models after
 ## changing kg's components: python -m kg.extract.train --cv-score build/cv

@@ -121,6 +121,6 @@ def test_a_mean_of_the_last_checkpoints_is_chosen_only_where_it_beats_the_best_s
     # the best step, 2,200, scores 0.72 on both folds
     monkeypatch.setattr(cv, "raw_f1", lambda model, heldout: {"mean-1600-2200": 0.75}.get(model.name, 0.70))
     means = {"mean-1600-2200": 0.75, "mean-1000-2200": 0.70, "mean-200-2200": 0.70}
-    assert cv.choose_checkpoint(tmp_path) == ("mean-1600-2200", means)
+    assert cv.choose_checkpoint(tmp_path, *cv.choose_step(tmp_path)) == ("mean-1600-2200", means)
     monkeypatch.setattr(cv, "raw_f1", lambda model, heldout: 0.72)
-    assert cv.choose_checkpoint(tmp_path)[0] == "2200"
+    assert cv.choose_checkpoint(tmp_path, *cv.choose_step(tmp_path))[0] == "2200"

@@ -214,11 +214,10 @@ def raw_f1(model: Path, heldout: Path) -> float:
     return float(nlp.evaluate([Example(nlp.make_doc(doc.text), doc) for doc in gold])["ents_mt_f"])
 
 
-def choose_checkpoint(work: Path) -> tuple[str, dict[str, float]]:
-    """The best single step (:func:`choose_step`) or the mean of the folds' last checkpoints
-    (``AVERAGED``), whichever is best on the folds' mean raw NER Method+Task F1 (the single step on a
-    tie): its checkpoint name, and each mean's score by name."""
-    step, by_step = choose_step(work)
+def choose_checkpoint(work: Path, step: int, by_step: dict[int, float]) -> tuple[str, dict[str, float]]:
+    """The best single ``step`` (:func:`choose_step`, with its folds' mean ``by_step``) or the mean of
+    the folds' last checkpoints (``AVERAGED``), whichever is best on the folds' mean raw NER
+    Method+Task F1 (the single step on a tie): its checkpoint name, and each mean's score by name."""
     steps = sorted(by_step)
     folds = sorted(work.glob("fold-*"))
     means = {}
@@ -234,9 +233,19 @@ def final_checkpoint(work: Path, chosen: str) -> Path:
     """The final run's checkpoint named ``chosen`` (a step, or a mean made here as on the folds)."""
     run = work / FINAL
     if chosen.startswith("mean-"):
-        first, last = (int(s) for s in chosen.split("-")[1:])
+        first, last = checkpoint_steps(chosen)
         return average_checkpoints(run, [s for s in sorted(curves_of(run)) if first <= s <= last])
     return run / CHECKPOINTS / chosen
+
+
+def checkpoint_steps(chosen: str) -> tuple[int, int]:
+    """The first and last steps a checkpoint name stands for: "3200" one, "mean-2800-4000" a mean.
+
+    >>> checkpoint_steps("3200"), checkpoint_steps("mean-2800-4000")
+    ((3200, 3200), (2800, 4000))
+    """
+    steps = [int(s) for s in chosen.removeprefix("mean-").split("-")]
+    return steps[0], steps[-1]
 
 
 def score_folds(work: Path, checkpoint: int | str, *, n_process: int = 1) -> dict[str, Any]:
@@ -292,7 +301,7 @@ def cross_validate(
 def write_cv(work: Path, *, settings: dict[str, Any]) -> dict[str, Any]:
     """Choose the checkpoint, score the folds' at it, and write ``work/cv.json``."""
     step, mean = choose_step(work)
-    chosen, means = choose_checkpoint(work)
+    chosen, means = choose_checkpoint(work, step, mean)
     result = {
         "settings": settings,
         "chosen_step": step,

@@ -28,7 +28,7 @@ from spacy.util import registry
 from thinc.api import Config
 
 from kg.config import model_dir
-from kg.extract.cv import cross_validate, final_checkpoint, table, write_cv
+from kg.extract.cv import checkpoint_steps, cross_validate, final_checkpoint, table, write_cv
 from kg.extract.pretrain import PRETRAIN_DOCS, PRETRAIN_ROUNDS, pretrain_in_rounds, raw_text_files, write_raw_text
 from kg.extract.vectors import build_vectors
 
@@ -129,8 +129,7 @@ def install(best: Path, dest: Path | None = None, *, cv: dict[str, Any] | None =
     if cv is not None:
         # The config says how the shipped model was trained: this many steps, no early stop (a mean
         # of checkpoints: up to the last of them).
-        chosen = str(cv["chosen"])
-        config["training"]["max_steps"] = int(chosen.rsplit("-", 1)[-1])
+        config["training"]["max_steps"] = checkpoint_steps(str(cv["chosen"]))[1]
     config.to_disk(best / "config.cfg")
     dest = dest or model_dir()
     if dest.exists():
